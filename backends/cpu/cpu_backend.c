@@ -1,0 +1,33 @@
+/* The CPU backend's table: host memory through the library allocator and
+ * the strided-copy kernel. */
+#include <string.h>
+
+#include "alloc.h"
+#include "cpu_kernels.h"
+#include "dispatch.h"
+
+static bool cpu_available(int index) { return index == 0; }
+
+static void *cpu_alloc(int index, size_t nbytes) {
+  (void)index;
+  return lt__alloc(nbytes, LT__STORAGE_ALIGN);
+}
+
+static void cpu_free(int index, void *p, size_t nbytes) {
+  (void)index;
+  lt__free(p, nbytes, LT__STORAGE_ALIGN);
+}
+
+static void cpu_fill_zero(int index, void *p, size_t nbytes) {
+  (void)index;
+  memset(p, 0, nbytes);
+}
+
+const lt__backend lt__cpu_backend = {
+    .name = "cpu",
+    .available = cpu_available,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .fill_zero = cpu_fill_zero,
+    .copy = lt__cpu_copy,
+};

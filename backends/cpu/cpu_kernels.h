@@ -1,0 +1,10 @@
+/* Internal: the CPU backend's kernels. */
+#ifndef LT_CPU_KERNELS_H
+#define LT_CPU_KERNELS_H
+
+#include "dispatch.h"
+
+/* The strided copy (with dtype conversion) of lt__copy_args. */
+lt_status lt__cpu_copy(const lt__copy_args *a);
+
+#endif

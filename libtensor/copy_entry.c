@@ -1,0 +1,47 @@
+/* The one strided-copy entry: plan (coalesce), dispatch, count, trace. */
+#include "copy_entry.h"
+
+#include <string.h>
+
+#include "dispatch.h"
+#include "dtype.h"
+#include "error.h"
+#include "layout.h"
+#include "stats_impl.h"
+
+static _Thread_local lt_copy_policy policy = LT_COPY_ALLOW;
+
+LT_API lt_copy_policy lt_set_copy_policy(lt_copy_policy p) {
+  lt_copy_policy old = policy;
+  policy = p == LT_COPY_FORBID ? LT_COPY_FORBID : LT_COPY_ALLOW;
+  return old;
+}
+
+bool lt__implicit_copy_allowed(void) { return policy == LT_COPY_ALLOW; }
+
+lt_status lt__copy_run(const lt__copy_request *r) {
+  const lt__backend *b = lt__backend_for(r->device, r->op);
+  if (!b) return lt_last_status();
+  lt__copy_args a = {.ndim = r->ndim, .dst = r->dst, .src = r->src, .dst_dtype = r->dst_dtype,
+                     .src_dtype = r->src_dtype, .mode = r->mode};
+  size_t n = sizeof(int64_t) * (size_t)r->ndim;
+  if (r->ndim > 0) {
+    memcpy(a.shape, r->shape, n);
+    memcpy(a.dst_strides, r->dst_strides, n);
+    memcpy(a.src_strides, r->src_strides, n);
+  }
+  int64_t numel;
+  lt__shape_numel(r->ndim, r->shape, &numel);
+  if (numel > 0) {
+    int64_t *strides[2] = {a.dst_strides, a.src_strides};
+    a.ndim = lt__coalesce(a.ndim, a.shape, 2, strides);
+    lt_status s = b->copy(&a);
+    if (s != LT_OK) return s;
+  }
+  if (r->kind != LT__COPY_IO) {
+    int64_t bytes = numel * (int64_t)lt__dtype_size(r->dst_dtype);
+    lt__stats_copy(r->device, bytes, r->kind == LT__COPY_IMPLICIT);
+    lt__trace_copy(r, bytes);
+  }
+  return LT_OK;
+}

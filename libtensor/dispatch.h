@@ -1,0 +1,51 @@
+/* Internal: the backend table. A backend is a table of functions on raw
+ * pointers and plain layout descriptors (never lt_tensor), so adding a
+ * device means filling one of these. */
+#ifndef LT_DISPATCH_H
+#define LT_DISPATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libtensor/copy.h"
+#include "libtensor/types.h"
+
+/* One strided copy on one device, already coalesced by the core: for every
+ * index tuple of shape, dst[sum i*dst_strides] = convert(src[sum
+ * i*src_strides]). Strides are in elements and may be negative or (for
+ * src) zero; ndim 0 is one element. Pointers address element (0,...,0). */
+typedef struct lt__copy_args {
+  int ndim;
+  int64_t shape[LT_MAX_DIMS];
+  int64_t dst_strides[LT_MAX_DIMS];
+  int64_t src_strides[LT_MAX_DIMS];
+  char *dst;
+  const char *src;
+  lt_dtype dst_dtype, src_dtype;
+  lt_cast_mode mode;
+} lt__copy_args;
+
+typedef struct lt__backend {
+  const char *name;
+  /* True when device `index` answers. */
+  bool (*available)(int index);
+  /* nbytes > 0; NULL when out of memory. */
+  void *(*alloc)(int index, size_t nbytes);
+  void (*free)(int index, void *p, size_t nbytes);
+  void (*fill_zero)(int index, void *p, size_t nbytes);
+  /* LT_OK, or a failure with the thread's error set (e.g. a NaN going to
+   * an integer dtype). */
+  lt_status (*copy)(const lt__copy_args *a);
+} lt__backend;
+
+/* The table built for a device kind, or NULL; sets no error. */
+const lt__backend *lt__backend_table(lt_device_kind kind);
+/* The backend for dev's kind, or NULL (error set) when it was not built or
+ * the device does not answer; `op` names the caller in the message. */
+const lt__backend *lt__backend_for(lt_device dev, const char *op);
+
+/* Filled by each backend's own file. */
+extern const lt__backend lt__cpu_backend;
+
+#endif
