@@ -8,5 +8,6 @@
 #include "libtensor/views.h"
 #include "libtensor/copy.h"
 #include "libtensor/stats.h"
+#include "libtensor/rearrange.h"
 
 #endif

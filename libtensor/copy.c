@@ -9,6 +9,7 @@
 #include "error.h"
 #include "overlap.h"
 #include "tensor_impl.h"
+#include "copy_impl.h"
 #include "views_impl.h"
 
 /* Copies src (read through src_strides over its shape `shape`) into the
@@ -22,6 +23,27 @@ static lt_status copy_into(lt_tensor *dst, const int64_t *dst_strides, const lt_
       .src = lt__tensor_ptr(src), .src_dtype = src->dtype, .src_strides = src_strides,
       .mode = mode, .op = op, .kind = kind, .why = why};
   return lt__copy_run(&r);
+}
+
+lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndim, const int64_t *shape,
+                           const char *op, lt__copy_kind kind, const char *why) {
+  lt_tensor *out = lt__tensor_alloc(base->dtype, ndim, shape, base->storage->device, op);
+  if (!out) return NULL;
+  /* Row-major strides of src's shape address out's storage in the same
+   * flat order as out's own shape does. */
+  int64_t dst_strides[LT_MAX_DIMS];
+  lt__contiguous_strides(src->ndim, src->shape, dst_strides);
+  char *from = base->storage->data ? base->storage->data + src->offset * (int64_t)lt__dtype_size(base->dtype) : NULL;
+  lt__copy_request r = {
+      .device = base->storage->device, .ndim = src->ndim, .shape = src->shape,
+      .dst = lt__tensor_ptr(out), .dst_dtype = out->dtype, .dst_strides = dst_strides,
+      .src = from, .src_dtype = base->dtype, .src_strides = src->strides,
+      .mode = LT_CAST_DEFAULT, .op = op, .kind = kind, .why = why};
+  if (lt__copy_run(&r) != LT_OK) {
+    lt_release(out);
+    return NULL;
+  }
+  return out;
 }
 
 /* A fresh row-major tensor of src's shape (in dtype dt) holding src's
@@ -73,17 +95,8 @@ static lt_tensor *view_or_copy(const lt_tensor *t, int ndim, const int64_t *shap
   if (!lt__implicit_copy_allowed())
     return lt__fail_null(LT_ERR_NOT_VIEWABLE, "%s: %s, and LT_COPY_FORBID is set (a copy would move %lld bytes)",
                          op, why, bytes);
-  lt_tensor *out = lt__tensor_alloc(t->dtype, l.ndim, l.shape, t->storage->device, op);
-  if (!out) return NULL;
-  /* The copy writes t's elements in row-major order into out's storage,
-   * which row-major strides of t's shape address. */
-  int64_t dst_strides[LT_MAX_DIMS];
-  lt__contiguous_strides(t->layout.ndim, t->layout.shape, dst_strides);
-  if (copy_into(out, dst_strides, t, t->layout.strides, LT_CAST_DEFAULT, op, LT__COPY_IMPLICIT, why) != LT_OK) {
-    lt_release(out);
-    return NULL;
-  }
-  lt__ok();
+  lt_tensor *out = lt__copy_layout(t, &t->layout, l.ndim, l.shape, op, LT__COPY_IMPLICIT, why);
+  if (out) lt__ok();
   return out;
 }
 

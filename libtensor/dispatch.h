@@ -26,6 +26,19 @@ typedef struct lt__copy_args {
   lt_cast_mode mode;
 } lt__copy_args;
 
+/* One reduction: dst (row-major, dtype) holds, for every index of the
+ * first n_keep dims, op over the last n_red dims of src. Strides are in
+ * elements. */
+typedef struct lt__reduce_args {
+  int n_keep, n_red;
+  int64_t shape[LT_MAX_DIMS];
+  int64_t src_strides[LT_MAX_DIMS];
+  const char *src;
+  char *dst;
+  lt_dtype dtype;
+  int op;               /* an lt_reduction */
+} lt__reduce_args;
+
 typedef struct lt__backend {
   const char *name;
   /* True when device `index` answers. */
@@ -37,6 +50,7 @@ typedef struct lt__backend {
   /* LT_OK, or a failure with the thread's error set (e.g. a NaN going to
    * an integer dtype). */
   lt_status (*copy)(const lt__copy_args *a);
+  lt_status (*reduce)(const lt__reduce_args *a);
 } lt__backend;
 
 /* The table built for a device kind, or NULL; sets no error. */

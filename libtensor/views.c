@@ -62,6 +62,15 @@ static lt_status infer_failure(lt__infer r, const lt_tensor *t, int ndim, const 
   }
 }
 
+void lt__fmt_view_failure(char *buf, size_t n, lt_dtype dt, const lt__layout *from, int ndim,
+                          const int64_t *shape, int lo, int hi) {
+  char have[LT__DIMS_BUF], strides[LT__DIMS_BUF], want[LT__DIMS_BUF];
+  snprintf(buf, n, "cannot view %s%s strides=%s as %s without a copy: dims %d and %d are not contiguous with each other",
+           lt_dtype_name(dt), lt__fmt_dims(have, sizeof have, from->ndim, from->shape),
+           lt__fmt_dims(strides, sizeof strides, from->ndim, from->strides), lt__fmt_dims(want, sizeof want, ndim, shape),
+           lo, hi);
+}
+
 lt_status lt__view_layout(const lt_tensor *t, int ndim, const int64_t *shape, const char *op,
                           lt__layout *out, char *why, size_t why_n) {
   if (!check_ndim(ndim, shape, "shape", op)) return LT_ERR_ARG;
@@ -73,10 +82,7 @@ lt_status lt__view_layout(const lt_tensor *t, int ndim, const int64_t *shape, co
     *out = l;
     return LT_OK;
   }
-  char have[LT__TENSOR_BUF], want[LT__DIMS_BUF];
-  snprintf(why, why_n,
-           "cannot view %s as %s without a copy: dims %d and %d are not contiguous with each other",
-           lt__fmt_tensor(have, sizeof have, t), lt__fmt_dims(want, sizeof want, ndim, l.shape), lo, hi);
+  lt__fmt_view_failure(why, why_n, t->dtype, &t->layout, ndim, l.shape, lo, hi);
   lt__contiguous_strides(ndim, l.shape, l.strides);
   l.offset = 0;
   *out = l;

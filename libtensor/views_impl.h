@@ -16,4 +16,9 @@
 lt_status lt__view_layout(const lt_tensor *t, int ndim, const int64_t *shape, const char *op,
                           lt__layout *out, char *why, size_t why_n);
 
+/* "cannot view f32[4,6] strides=[1,4] as [24] without a copy: dims 0 and 1
+ * are not contiguous with each other" for a failed lt__view_strides. */
+void lt__fmt_view_failure(char *buf, size_t n, lt_dtype dt, const lt__layout *from, int ndim,
+                          const int64_t *shape, int lo, int hi);
+
 #endif

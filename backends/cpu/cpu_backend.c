@@ -30,4 +30,5 @@ const lt__backend lt__cpu_backend = {
     .free = cpu_free,
     .fill_zero = cpu_fill_zero,
     .copy = lt__cpu_copy,
+    .reduce = lt__cpu_reduce,
 };

@@ -6,5 +6,7 @@
 
 /* The strided copy (with dtype conversion) of lt__copy_args. */
 lt_status lt__cpu_copy(const lt__copy_args *a);
+/* The reduction of lt__reduce_args (sum, mean, max, min, prod). */
+lt_status lt__cpu_reduce(const lt__reduce_args *a);
 
 #endif
