@@ -10,6 +10,7 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "error.h"
+#include "memo.h"
 #include "plan.h"
 #include "stats_impl.h"
 #include "tensor_impl.h"
@@ -33,13 +34,17 @@ static bool check_args(const lt_tensor *t, const char *pattern, const lt_axis *a
 /* The recipe for t, or false with the error set. */
 static bool plan_for(const lt_tensor *t, const char *pattern, lt__pattern_op pop, const lt_axis *axes, int naxes,
                      const char *op, lt__recipe *r) {
+  const int64_t *shape = t->layout.shape;
+  int ndim = t->layout.ndim;
+  if (lt__memo_get(pattern, pop, ndim, shape, axes, naxes, r)) return true;
   lt__pattern_error e;
   lt__cached_pattern *c = lt__pattern_acquire(pattern, pop, &e);
   if (!c) return fail_pattern(op, pattern, &e), false;
-  bool ok = lt__plan(lt__pattern_ast(c), pop, t->layout.ndim, t->layout.shape, axes, naxes, r, &e);
+  bool ok = lt__plan(lt__pattern_ast(c), pop, ndim, shape, axes, naxes, r, &e);
   lt__pattern_release(c);
-  if (!ok) fail_pattern(op, pattern, &e);
-  return ok;
+  if (!ok) return fail_pattern(op, pattern, &e), false;
+  lt__memo_put(pattern, pop, ndim, shape, axes, naxes, r);
+  return true;
 }
 
 /* t viewed as its elementary axes: splitting dims and dropping size-1
