@@ -109,10 +109,10 @@ LT_API lt_tensor *lt_flatten(const lt_tensor *t, int start_dim, int end_dim) {
   const char *op = "flatten";
   if (!lt__check_tensor(t, op)) return NULL;
   int n = t->layout.ndim, s, e;
-  if (n == 0) return view_or_copy(t, 1, (int64_t[]){1}, op);
   if (!lt__wrap_dim(start_dim, n, &s) || !lt__wrap_dim(end_dim, n, &e))
     return lt__fail_null(LT_ERR_ARG, "flatten: dims %d..%d are out of range for a %d-dim tensor", start_dim,
                          end_dim, n);
+  if (n == 0) return view_or_copy(t, 1, (int64_t[]){1}, op);
   if (s > e)
     return lt__fail_null(LT_ERR_ARG, "flatten: start_dim %d comes after end_dim %d", start_dim, end_dim);
   if (s == e) {

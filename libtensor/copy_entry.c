@@ -1,6 +1,7 @@
 /* The one strided-copy entry: plan (coalesce), dispatch, count, trace. */
 #include "copy_entry.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "dispatch.h"
@@ -36,7 +37,11 @@ lt_status lt__copy_run(const lt__copy_request *r) {
     int64_t *strides[2] = {a.dst_strides, a.src_strides};
     a.ndim = lt__coalesce(a.ndim, a.shape, 2, strides);
     lt_status s = b->copy(&a);
-    if (s != LT_OK) return s;
+    if (s != LT_OK) {
+      char why[512]; /* kernels say what failed; the message names the operation */
+      snprintf(why, sizeof why, "%s", lt_last_error());
+      return lt__fail(s, "%s: %s", r->op, why);
+    }
   }
   if (r->kind != LT__COPY_IO) {
     int64_t bytes = numel * (int64_t)lt__dtype_size(r->dst_dtype);

@@ -118,8 +118,15 @@ static double decode(const float_format *f, uint32_t h) {
   uint32_t frac = h & ((1u << f->mbits) - 1);
   uint32_t mag = h & (sign_bit(f) - 1);
   double v;
-  if (!f->has_inf && mag == f->nan) v = NAN;
-  else if (f->has_inf && field == (1u << f->ebits) - 1) v = frac ? NAN : INFINITY;
+  bool nan = f->has_inf ? field == (1u << f->ebits) - 1 && frac : mag == f->nan;
+  if (nan) {
+    /* Widening keeps the payload in the top mantissa bits and quiets it,
+     * as the hardware conversions (vcvtph2ps, cvtss2sd) do. */
+    uint64_t b = (neg ? 1ull << 63 : 0) | 0x7FF8000000000000ull | ((uint64_t)frac << (52 - f->mbits));
+    memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  if (f->has_inf && field == (1u << f->ebits) - 1) v = INFINITY;
   else if (field == 0) v = ldexp((double)frac, 1 - f->bias - f->mbits);
   else v = ldexp((double)(frac | (1u << f->mbits)), (int)field - f->bias - f->mbits);
   return neg ? -v : v;

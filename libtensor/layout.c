@@ -41,7 +41,9 @@ void lt__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
   int64_t s = 1;
   for (int d = ndim - 1; d >= 0; d--) {
     strides[d] = s;
-    s *= shape[d] > 1 ? shape[d] : 1;
+    /* Only an empty shape can overflow here, and its strides address
+     * nothing: saturate rather than wrap. */
+    if (!mul_ok(s, shape[d] > 1 ? shape[d] : 1, &s)) s = INT64_MAX;
   }
 }
 
@@ -200,7 +202,9 @@ void lt__layout_unsqueeze(const lt__layout *in, int dim, lt__layout *out) {
   for (int i = 0, j = 0; i < r.ndim; i++) {
     if (i == dim) {
       r.shape[i] = 1;
-      r.strides[i] = dim >= in->ndim ? 1 : in->shape[dim] * in->strides[dim];
+      /* PyTorch's rule; a size-1 dim's stride never addresses anything, so
+       * an overflowing product may wrap. */
+      r.strides[i] = dim >= in->ndim ? 1 : (int64_t)((uint64_t)in->shape[dim] * (uint64_t)in->strides[dim]);
     } else {
       r.shape[i] = in->shape[j];
       r.strides[i] = in->strides[j++];

@@ -110,8 +110,9 @@ LT_API lt_tensor *lt_from_data(const void *data, lt_dtype dt, int ndim, const in
   if (!t) return NULL;
   if (t->storage->nbytes > 0) {
     if (!data) {
+      size_t nbytes = t->storage->nbytes;
       lt_release(t);
-      return lt__fail_null(LT_ERR_ARG, "from_data: data is NULL for %zu bytes", t->storage->nbytes);
+      return lt__fail_null(LT_ERR_ARG, "from_data: data is NULL for %zu bytes", nbytes);
     }
     memcpy(t->storage->data, data, t->storage->nbytes);
   }

@@ -9,7 +9,11 @@
 
 static lt_status check_io(const lt_tensor *t, const void *buf, size_t nbytes, const char *op) {
   if (!lt__check_tensor(t, op)) return LT_ERR_ARG;
-  size_t want = (size_t)lt__layout_numel(&t->layout) * lt__dtype_size(t->dtype);
+  size_t want;
+  if (__builtin_mul_overflow((size_t)lt__layout_numel(&t->layout), lt__dtype_size(t->dtype), &want)) {
+    char have[LT__TENSOR_BUF];
+    return lt__fail(LT_ERR_ARG, "%s: %s holds more bytes than a buffer can", op, lt__fmt_tensor(have, sizeof have, t));
+  }
   if (nbytes != want) {
     char have[LT__TENSOR_BUF];
     return lt__fail(LT_ERR_ARG, "%s: nbytes is %zu but %s holds %zu bytes", op, nbytes,

@@ -260,7 +260,7 @@ LT_API lt_tensor *lt_unflatten(const lt_tensor *t, int dim, int n, const int64_t
   int d;
   if (!lt__check_tensor(t, op) || !not_scalar(t, op) || !wrap(t, dim, op, &d)) return NULL;
   if (n < 1 || !sizes) return lt__fail_null(LT_ERR_ARG, "unflatten: sizes must be a non-empty array");
-  int ndim = t->layout.ndim - 1 + n;
+  int ndim = n > LT_MAX_DIMS ? n : t->layout.ndim - 1 + n; /* n first: no int overflow */
   if (ndim > LT_MAX_DIMS)
     return lt__fail_null(LT_ERR_ARG, "unflatten: the result would have %d dims (LT_MAX_DIMS is %d)", ndim,
                          LT_MAX_DIMS);

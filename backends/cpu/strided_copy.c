@@ -43,7 +43,7 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
     const char *s = r->src + i * r->src_step;
     lt__scalar v = lt__scalar_load(a->src_dtype, s);
     if (!lt__scalar_store(a->dst_dtype, r->dst + i * r->dst_step, v, a->mode))
-      return lt__fail(LT_ERR_ARG, "cast: %s value %.17g is NaN or out of range for %s",
+      return lt__fail(LT_ERR_ARG, "%s value %.17g is NaN or out of range for %s",
                       lt_dtype_name(a->src_dtype), v.f, lt_dtype_name(a->dst_dtype));
   }
   return LT_OK;
