@@ -54,6 +54,9 @@ static const float_format F16 = {5, 10, 15, true, 0x7BFF, 0x7E00};
 static const float_format BF16 = {8, 7, 127, true, 0x7F7F, 0x7FC0};
 static const float_format E4M3 = {4, 3, 7, false, 0x7E, 0x7F};
 static const float_format E5M2 = {5, 2, 15, true, 0x7B, 0x7E};
+/* float32 too: int64 -> f32 must round once, which a C conversion does not
+ * promise everywhere (valgrind, for one, rounds through a double). */
+static const float_format F32 = {8, 23, 127, true, 0x7F7FFFFF, 0x7FC00000};
 
 static uint32_t sign_bit(const float_format *f) { return 1u << (f->ebits + f->mbits); }
 static uint32_t inf_bits(const float_format *f) { return ((1u << f->ebits) - 1) << f->mbits; }
@@ -207,7 +210,13 @@ bool lt__scalar_store(lt_dtype dt, void *p, lt__scalar v, lt_cast_mode mode) {
     return true;
   }
   if (dt == LT_F32) {
-    float x = v.is_int ? (float)v.i : (float)v.f;
+    float x;
+    if (v.is_int) {
+      uint32_t b = encode_int(&F32, v.i, mode);
+      memcpy(&x, &b, 4);
+    } else {
+      x = (float)v.f;
+    }
     if (mode == LT_CAST_SATURATE && isinf(x)) x = copysignf(FLT_MAX, x);
     memcpy(p, &x, 4);
     return true;

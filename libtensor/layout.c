@@ -248,7 +248,9 @@ int lt__layout_expand(const lt__layout *in, int ndim, const int64_t *shape,
       }
     } else {
       if (size == -1) { *why = LT__EXPAND_NEW_DIM_KEEP; return i; }
-      if (i == ndim - 1) stride = 1;
+      /* PyTorch: a 0-dim input gets stride 0 everywhere; otherwise a new
+       * leading dim continues the one after it, and 0 once expanded. */
+      if (in->ndim == 0) stride = 0;
       else if (!mul_ok(r.shape[i + 1], r.strides[i + 1], &stride)) stride = 0;
       if (size != 1) stride = 0;
     }
@@ -261,9 +263,9 @@ int lt__layout_expand(const lt__layout *in, int ndim, const int64_t *shape,
 
 bool lt__layout_extent(const lt__layout *l, int64_t *lo, int64_t *hi, bool *overflow) {
   *overflow = false;
+  if (lt__layout_numel(l) == 0) return false;
   int64_t a = l->offset, b = l->offset;
   for (int i = 0; i < l->ndim; i++) {
-    if (l->shape[i] == 0) return false;
     int64_t span;
     if (!mul_ok(l->shape[i] - 1, l->strides[i], &span) ||
         __builtin_add_overflow(span < 0 ? a : b, span, span < 0 ? &a : &b)) {
@@ -279,8 +281,8 @@ bool lt__layout_extent(const lt__layout *l, int64_t *lo, int64_t *hi, bool *over
 lt__overlap lt__layout_self_overlap(const lt__layout *l) {
   int64_t size[LT_MAX_DIMS], mag[LT_MAX_DIMS];
   int n = 0;
+  if (lt__layout_numel(l) == 0) return LT__DISJOINT;
   for (int i = 0; i < l->ndim; i++) {
-    if (l->shape[i] == 0) return LT__DISJOINT;
     if (l->shape[i] == 1) continue;
     if (l->strides[i] == 0) return LT__OVERLAPS;
     /* Insertion sort by |stride|: at most LT_MAX_DIMS entries. */

@@ -6,6 +6,7 @@
  * SIMD transposes slot in as further inner-run kinds. */
 #include <string.h>
 
+#include "cast.h"
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "error.h"
@@ -38,6 +39,28 @@ static void move_run(const run *r, size_t es) {
   }
 }
 
+/* A conversion with a vector kernel: direct on dense runs; strided runs go
+ * through a small stack buffer (gather, convert, scatter) so that the
+ * kernel still sees contiguous data. */
+static void convert_run_fast(const run *r, lt__cast_fn fn, size_t des, size_t ses) {
+  if ((size_t)r->dst_step == des && (size_t)r->src_step == ses) {
+    fn(r->dst, r->src, r->n);
+    return;
+  }
+  enum { CHUNK = 512 };
+  _Alignas(64) char in[CHUNK * 8], out[CHUNK * 8];
+  for (int64_t i = 0; i < r->n; i += CHUNK) {
+    int64_t k = r->n - i < CHUNK ? r->n - i : CHUNK;
+    run gather = {.dst = in, .src = r->src + i * r->src_step, .n = k, .dst_step = (int64_t)ses,
+                  .src_step = r->src_step};
+    move_run(&gather, ses);
+    fn(out, in, k);
+    run scatter = {.dst = r->dst + i * r->dst_step, .src = out, .n = k, .dst_step = r->dst_step,
+                   .src_step = (int64_t)des};
+    move_run(&scatter, des);
+  }
+}
+
 static lt_status convert_run(const run *r, const lt__copy_args *a) {
   for (int64_t i = 0; i < r->n; i++) {
     const char *s = r->src + i * r->src_step;
@@ -52,6 +75,7 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
 lt_status lt__cpu_copy(const lt__copy_args *a) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
+  lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   int inner = a->ndim - 1;
   run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses};
   if (inner >= 0) {
@@ -65,6 +89,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     r.dst = a->dst + dst_off;
     r.src = a->src + src_off;
     if (same) move_run(&r, des);
+    else if (fast) convert_run_fast(&r, fast, des, ses);
     else if (convert_run(&r, a) != LT_OK) return LT_ERR_ARG;
     /* Odometer over the outer dims. */
     int d = inner - 1;

@@ -35,7 +35,8 @@ LT_API lt_tensor *lt_repeat(const lt_tensor *t, const char *pattern, const lt_ax
 typedef enum lt_reduction { LT_SUM, LT_MEAN, LT_MAX, LT_MIN, LT_PROD } lt_reduction;
 /* Removes the axes missing on the right with op. Floats accumulate in
  * double (F16/BF16/FP8 and F32 alike) and round once; integers accumulate
- * in int64 and wrap on store; LT_MEAN of an integer dtype is LT_ERR_DTYPE.
+ * in int64 and wrap on store; LT_MEAN reducing an integer dtype is
+ * LT_ERR_DTYPE.
  * Over an empty axis: sum 0, prod 1, mean NaN, max/min LT_ERR_SHAPE.
  * Always a new tensor when something is reduced; with nothing to reduce it
  * is lt_rearrange. */

@@ -9,9 +9,9 @@
 
 #include "libtensor/types.h"
 
-#define LT__PATTERN_MAX 256     /* characters in a pattern */
-#define LT__SIDE_MAX_AXES 48    /* axes on one side */
-#define LT__SIDE_MAX_GROUPS 48  /* top-level items on one side */
+#define LT__PATTERN_MAX 1024     /* characters in a pattern */
+#define LT__SIDE_MAX_AXES 256    /* axes on one side */
+#define LT__SIDE_MAX_GROUPS 256  /* top-level items on one side */
 
 /* A failure found while parsing or planning: the status, the pattern
  * column at fault, and the text after "op: 'pattern': ". */

@@ -13,8 +13,10 @@ typedef struct planner {
   lt__pattern_error *err;
   lt__recipe *r;
   int64_t len[LT__SIDE_MAX_AXES];   /* lengths of the left side's axes */
-  int elem[LT__SIDE_MAX_AXES];      /* elementary index of each left axis */
-  int ell_first, ell_dims;          /* elementary indices of the ellipsis dims */
+  int elem[LT__SIDE_MAX_AXES];      /* elementary index of each left axis; -1 for length 1 */
+  int ell_dims;                     /* input dims the ellipsis stands for */
+  int ell_elem[LT_MAX_DIMS];        /* their elementary indices (-1 for length 1) */
+  int64_t ell_len[LT_MAX_DIMS];     /* and lengths */
 } planner;
 
 static const char *axis_text(const planner *p, const lt__ast_axis *a) { return p->ast->text + a->pos; }
@@ -116,10 +118,14 @@ static bool one_unknown_per_group(planner *p) {
   return true;
 }
 
-static bool add_elem(planner *p, int64_t len, int pos) {
+/* Adds an elementary axis; *index gets its index, or -1 for a unit axis. */
+static bool add_elem(planner *p, int64_t len, int pos, int *index) {
   lt__recipe *r = p->r;
+  *index = -1;
+  if (len == 1) return true;
   if (r->n_elem == LT_MAX_DIMS)
     return lt__pattern_fail(p->err, LT_ERR_SHAPE, pos, "the input splits into more than %d axes", LT_MAX_DIMS);
+  *index = r->n_elem;
   r->elem_shape[r->n_elem++] = len;
   return true;
 }
@@ -150,10 +156,8 @@ static bool split_group(planner *p, const lt__ast_group *G, int dim, int64_t n) 
                               u->len, axis_text(p, u), dim, (long long)n, glen, gtext, (long long)prod);
     p->len[unknown] = n / prod;
   }
-  for (int i = G->first; i < G->first + G->count; i++) {
-    p->elem[i] = p->r->n_elem;
-    if (!add_elem(p, p->len[i], L->axes[i].pos)) return false;
-  }
+  for (int i = G->first; i < G->first + G->count; i++)
+    if (!add_elem(p, p->len[i], L->axes[i].pos, &p->elem[i])) return false;
   return true;
 }
 
@@ -162,9 +166,10 @@ static bool split_input(planner *p, const int64_t *shape) {
   for (int g = 0, dim = 0; g < L->ngroups; g++) {
     const lt__ast_group *G = &L->groups[g];
     if (g == L->ellipsis_group) {
-      p->ell_first = p->r->n_elem;
-      for (int k = 0; k < p->ell_dims; k++)
-        if (!add_elem(p, shape[dim++], G->pos)) return false;
+      for (int k = 0; k < p->ell_dims; k++) {
+        p->ell_len[k] = shape[dim];
+        if (!add_elem(p, shape[dim++], G->pos, &p->ell_elem[k])) return false;
+      }
       continue;
     }
     if (G->count == 0 && shape[dim] != 1)
@@ -178,6 +183,7 @@ static bool split_input(planner *p, const int64_t *shape) {
 
 static bool add_mid(planner *p, int src, int64_t len, int pos) {
   lt__recipe *r = p->r;
+  if (len == 1) return true;
   if (r->n_mid == LT_MAX_DIMS)
     return lt__pattern_fail(p->err, LT_ERR_SHAPE, pos, "the output has more than %d axes", LT_MAX_DIMS);
   r->mid_src[r->n_mid] = src;
@@ -198,9 +204,8 @@ static bool place_axis(planner *p, const lt__ast_axis *a, int64_t *len) {
   if (a->kind == LT__AXIS_ELLIPSIS) {
     *len = 1;
     for (int k = 0; k < p->ell_dims; k++) {
-      int64_t n = p->r->elem_shape[p->ell_first + k];
-      if (!add_mid(p, p->ell_first + k, n, a->pos)) return false;
-      *len *= n; /* dims of a valid input: cannot overflow */
+      if (!add_mid(p, p->ell_elem[k], p->ell_len[k], a->pos)) return false;
+      *len *= p->ell_len[k]; /* dims of a valid input: cannot overflow */
     }
     return true;
   }
@@ -219,10 +224,9 @@ static bool compose_output(planner *p) {
     const lt__ast_group *G = &R->groups[g];
     if (g == R->ellipsis_group && !G->paren) {
       int64_t unused;
-      int before = p->r->n_mid;
       if (!place_axis(p, &R->axes[G->first], &unused)) return false;
-      for (int k = before; k < p->r->n_mid; k++)
-        if (!add_out(p, p->r->mid_shape[k], G->pos)) return false;
+      for (int k = 0; k < p->ell_dims; k++)
+        if (!add_out(p, p->ell_len[k], G->pos)) return false;
       continue;
     }
     int64_t prod = 1;
@@ -240,6 +244,11 @@ static bool compose_output(planner *p) {
 
 static void find_reduced(planner *p) {
   lt__recipe *r = p->r;
+  const lt__ast_side *L = &p->ast->left;
+  for (int i = 0; i < L->naxes && !r->reduces; i++) {
+    bool empty_ellipsis = L->axes[i].kind == LT__AXIS_ELLIPSIS && p->ell_dims == 0;
+    r->reduces = !empty_ellipsis && find_on(p, &p->ast->right, &L->axes[i]) < 0;
+  }
   for (int e = 0; e < r->n_elem; e++) {
     bool kept = false;
     for (int k = 0; k < r->n_mid && !kept; k++) kept = r->mid_src[k] == e;

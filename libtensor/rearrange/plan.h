@@ -18,13 +18,18 @@ typedef struct lt__recipe {
   int n_mid;
   int mid_src[LT_MAX_DIMS];
   int64_t mid_shape[LT_MAX_DIMS];
-  /* 3. Elementary axes reduced away (reduce only), in input order. */
+  /* 3. Elementary axes reduced away (reduce only), in input order;
+   *    `reduces` also counts unit axes, which need no folding. */
   int n_reduced;
   int reduced[LT_MAX_DIMS];
+  bool reduces;
   /* 4. The output shape: the right side's compositions. */
   int n_out;
   int64_t out_shape[LT_MAX_DIMS];
 } lt__recipe;
+
+/* Axes of length 1 take no place in the recipe (they add nothing to a
+ * layout), so that a pattern may name more unit axes than LT_MAX_DIMS. */
 
 /* Plans `ast` (already through lt__check_ast for op) for an input of
  * shape, with axis lengths axes[0..naxes). False with *err set:

@@ -149,12 +149,12 @@ LT_API lt_tensor *lt_reduce(const lt_tensor *t, const char *pattern, lt_reductio
   if ((unsigned)op > LT_PROD) return lt__fail_null(LT_ERR_ARG, "reduce: %d is not an lt_reduction", (int)op);
   lt__recipe r;
   if (!plan_for(t, pattern, LT__OP_REDUCE, axes, naxes, name, &r)) return NULL;
-  if (op == LT_MEAN && !lt__dtype_is_float(t->dtype))
-    return lt__fail_null(LT_ERR_DTYPE, "reduce: the mean of %s values needs a float dtype; lt_cast first",
-                         lt_dtype_name(t->dtype));
   lt__layout le, lm;
   elementary(t, &r, &le);
-  if (r.n_reduced > 0) return reduce_into_new(t, &le, &r, op);
+  if (r.reduces && op == LT_MEAN && !lt__dtype_is_float(t->dtype))
+    return lt__fail_null(LT_ERR_DTYPE, "reduce: the mean of %s values needs a float dtype; lt_cast first",
+                         lt_dtype_name(t->dtype));
+  if (r.reduces) return reduce_into_new(t, &le, &r, op);
   permuted(&le, &r, &lm);
   return compose(t, &lm, &r, pattern, name);
 }

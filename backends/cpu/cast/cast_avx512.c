@@ -1,0 +1,189 @@
+/* AVX-512 cast kernels, 16 floats at a time, bit-identical to the scalar
+ * reference. The same arithmetic as the AVX2 kernels with mask registers
+ * and the narrowing moves (vpmovdw, vpmovdb). BF16 deliberately avoids
+ * vcvtneps2bf16: it treats float32 subnormal inputs as zero whatever
+ * MXCSR says, and the integer rounding is as fast at memory bandwidth.
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq. */
+#include <immintrin.h>
+
+#include "cast.h"
+
+#define V 16
+
+static void tail(lt__cast_fn scalar, void *dst, size_t dsize, const void *src, size_t ssize, int64_t done, int64_t n) {
+  if (done < n) scalar((char *)dst + done * (int64_t)dsize, (const char *)src + done * (int64_t)ssize, n - done);
+}
+
+static inline __m512i load16(const void *p) { return _mm512_loadu_si512(p); }
+static inline __m512i splat(int v) { return _mm512_set1_epi32(v); }
+static inline __mmask16 nan_mask(__m512i abs) { return _mm512_cmpgt_epi32_mask(abs, splat(0x7F800000)); }
+
+/* ---- F16 ---- */
+
+static void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+  const float *s = src;
+  char *d = dst;
+  const __m512 lim = _mm512_set1_ps(65504.0f), nlim = _mm512_set1_ps(-65504.0f);
+  int64_t i = 0;
+  for (; i + V <= n; i += V) {
+    __m512i bits = load16(s + i);
+    __m512 x = _mm512_castsi512_ps(bits);
+    if (mode == LT_CAST_SATURATE) x = _mm512_max_ps(nlim, _mm512_min_ps(lim, x)); /* NaNs pass */
+    __m256i h = _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __mmask16 nan = nan_mask(_mm512_and_si512(bits, splat(0x7FFFFFFF)));
+    if (nan) { /* the canonical quiet NaN, sign kept */
+      __m256i canon = _mm512_cvtepi32_epi16(
+          _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(bits, 16), splat(0x8000)), splat(0x7E00)));
+      h = _mm256_mask_blend_epi16(nan, h, canon);
+    }
+    _mm256_storeu_si256((__m256i *)(d + 2 * i), h);
+  }
+  tail(lt__cast_scalar_table.encode[0][mode], dst, 2, src, 4, i, n);
+}
+
+static void to_f16(void *d, const void *s, int64_t n) { f16_encode(d, s, n, LT_CAST_DEFAULT); }
+static void to_f16_sat(void *d, const void *s, int64_t n) { f16_encode(d, s, n, LT_CAST_SATURATE); }
+
+static void from_f16(void *dst, const void *src, int64_t n) {
+  const char *s = src;
+  float *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) _mm512_storeu_ps(d + i, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(s + 2 * i))));
+  tail(lt__cast_scalar_table.decode[0], dst, 4, src, 2, i, n);
+}
+
+/* ---- BF16 ---- */
+
+static void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+  const float *s = src;
+  char *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) {
+    __m512i b = load16(s + i);
+    __m512i abs = _mm512_and_si512(b, splat(0x7FFFFFFF));
+    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(abs, 16), splat(1));
+    __m512i mag = _mm512_srli_epi32(_mm512_add_epi32(abs, _mm512_add_epi32(splat(0x7FFF), lsb)), 16);
+    mag = _mm512_mask_mov_epi32(mag, nan_mask(abs), splat(0x7FC0));
+    if (mode == LT_CAST_SATURATE) mag = _mm512_mask_mov_epi32(mag, _mm512_cmpeq_epi32_mask(mag, splat(0x7F80)), splat(0x7F7F));
+    __m512i h = _mm512_or_si512(mag, _mm512_and_si512(_mm512_srli_epi32(b, 16), splat(0x8000)));
+    _mm256_storeu_si256((__m256i *)(d + 2 * i), _mm512_cvtepi32_epi16(h));
+  }
+  tail(lt__cast_scalar_table.encode[1][mode], dst, 2, src, 4, i, n);
+}
+
+static void to_bf16(void *d, const void *s, int64_t n) { bf16_encode(d, s, n, LT_CAST_DEFAULT); }
+static void to_bf16_sat(void *d, const void *s, int64_t n) { bf16_encode(d, s, n, LT_CAST_SATURATE); }
+
+static void from_bf16(void *dst, const void *src, int64_t n) {
+  const char *s = src;
+  float *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) {
+    __m512i f = _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(s + 2 * i))), 16);
+    __mmask16 nan = nan_mask(_mm512_and_si512(f, splat(0x7FFFFFFF)));
+    f = _mm512_mask_or_epi32(f, nan, f, splat(0x00400000)); /* quiet */
+    _mm512_storeu_si512(d + i, f);
+  }
+  tail(lt__cast_scalar_table.decode[1], dst, 4, src, 2, i, n);
+}
+
+/* ---- FP8 ---- */
+
+typedef struct fp8 {
+  int m, bias;
+  int max_finite, nan, inf_default;  /* inf_default: what LT_CAST_DEFAULT makes of inf */
+  bool has_inf;
+} fp8;
+
+static const fp8 E4M3 = {3, 7, 0x7E, 0x7F, 0x7F, false};
+static const fp8 E5M2 = {2, 15, 0x7B, 0x7E, 0x7C, true};
+
+static inline __m512i fp8_encode16(__m512i b, const fp8 *t, lt_cast_mode mode) {
+  __m512i abs = _mm512_and_si512(b, splat(0x7FFFFFFF));
+  int drop = 23 - t->m, emin = 1 - t->bias;
+  /* Normal results: add the rounding bias to the bits, drop, rebias. */
+  __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(abs, drop), splat(1));
+  __m512i r = _mm512_add_epi32(abs, _mm512_add_epi32(splat((1 << (drop - 1)) - 1), lsb));
+  __m512i code = _mm512_sub_epi32(_mm512_srli_epi32(r, drop), splat((127 - t->bias) << t->m));
+  /* Subnormal results: the 24-bit significand shifted by 23 + emin - m - e. */
+  __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(abs, 23), splat(127));
+  __mmask16 sub = _mm512_cmpgt_epi32_mask(splat(emin), e);
+  if (sub) {
+    __mmask16 norm32 = _mm512_cmpgt_epi32_mask(abs, splat(0x007FFFFF));
+    __m512i sig = _mm512_mask_or_epi32(abs, norm32, _mm512_and_si512(abs, splat(0x7FFFFF)), splat(0x800000));
+    e = _mm512_mask_mov_epi32(splat(-126), norm32, e);
+    __m512i sh = _mm512_min_epi32(_mm512_sub_epi32(splat(23 + emin - t->m), e), splat(31));
+    __m512i q = _mm512_srlv_epi32(sig, sh);
+    __m512i rem = _mm512_sub_epi32(sig, _mm512_sllv_epi32(q, sh));
+    __m512i half = _mm512_sllv_epi32(splat(1), _mm512_sub_epi32(sh, splat(1)));
+    __mmask16 up = _mm512_cmpgt_epi32_mask(rem, half) |
+                   (_mm512_cmpeq_epi32_mask(rem, half) & _mm512_test_epi32_mask(q, splat(1)));
+    q = _mm512_mask_add_epi32(q, up, q, splat(1));
+    code = _mm512_mask_mov_epi32(code, sub, q);
+  }
+  /* Finite overflow (the input test catches codes that wrapped), inf, NaN. */
+  int over = mode == LT_CAST_SATURATE ? t->max_finite : t->has_inf ? t->max_finite + 1 : t->max_finite;
+  __mmask16 big = _mm512_cmpgt_epi32_mask(code, splat(t->max_finite)) | _mm512_cmpgt_epi32_mask(abs, splat(0x7F000000));
+  code = _mm512_mask_mov_epi32(code, big, splat(over));
+  int inf_code = mode == LT_CAST_SATURATE ? t->max_finite : t->inf_default;
+  code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(abs, splat(0x7F800000)), splat(inf_code));
+  code = _mm512_mask_mov_epi32(code, nan_mask(abs), splat(t->nan));
+  return _mm512_or_si512(code, _mm512_and_si512(_mm512_srli_epi32(b, 24), splat(0x80)));
+}
+
+static void fp8_encode(void *dst, const void *src, int64_t n, const fp8 *t, lt_cast_mode mode, lt__cast_fn scalar) {
+  const float *s = src;
+  char *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) _mm_storeu_si128((__m128i *)(d + i), _mm512_cvtepi32_epi8(fp8_encode16(load16(s + i), t, mode)));
+  tail(scalar, dst, 1, src, 4, i, n);
+}
+
+static void to_e4m3(void *d, const void *s, int64_t n) {
+  fp8_encode(d, s, n, &E4M3, LT_CAST_DEFAULT, lt__cast_scalar_table.encode[2][0]);
+}
+static void to_e4m3_sat(void *d, const void *s, int64_t n) {
+  fp8_encode(d, s, n, &E4M3, LT_CAST_SATURATE, lt__cast_scalar_table.encode[2][1]);
+}
+static void to_e5m2(void *d, const void *s, int64_t n) {
+  fp8_encode(d, s, n, &E5M2, LT_CAST_DEFAULT, lt__cast_scalar_table.encode[3][0]);
+}
+static void to_e5m2_sat(void *d, const void *s, int64_t n) {
+  fp8_encode(d, s, n, &E5M2, LT_CAST_SATURATE, lt__cast_scalar_table.encode[3][1]);
+}
+
+/* E5M2 is the top byte of an F16: widen through the F16 conversion. */
+static void from_e5m2(void *dst, const void *src, int64_t n) {
+  const uint8_t *s = src;
+  float *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) {
+    __m256i h = _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(s + i))), 8);
+    _mm512_storeu_ps(d + i, _mm512_cvtph_ps(h));
+  }
+  tail(lt__cast_scalar_table.decode[3], dst, 4, src, 1, i, n);
+}
+
+/* E4M3: normals rebias into float32 bits; subnormals are m * 2^-9, exact
+ * in float arithmetic; the one NaN code keeps its payload, quieted. */
+static void from_e4m3(void *dst, const void *src, int64_t n) {
+  const uint8_t *s = src;
+  float *d = dst;
+  int64_t i = 0;
+  for (; i + V <= n; i += V) {
+    __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(s + i)));
+    __m512i mag = _mm512_and_si512(c, splat(0x7F));
+    __m512i f = _mm512_add_epi32(_mm512_slli_epi32(mag, 20), splat(120 << 23));
+    __m512 sub = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_and_si512(mag, splat(7))), _mm512_set1_ps(1.0f / 512));
+    f = _mm512_mask_mov_epi32(f, _mm512_cmpgt_epi32_mask(splat(8), mag), _mm512_castps_si512(sub));
+    f = _mm512_mask_mov_epi32(f, _mm512_cmpeq_epi32_mask(mag, splat(0x7F)), splat(0x7FF00000));
+    f = _mm512_or_si512(f, _mm512_slli_epi32(_mm512_and_si512(c, splat(0x80)), 24));
+    _mm512_storeu_si512(d + i, f);
+  }
+  tail(lt__cast_scalar_table.decode[2], dst, 4, src, 1, i, n);
+}
+
+const lt__cast_table lt__cast_avx512_table = {
+    .encode = {{to_f16, to_f16_sat}, {to_bf16, to_bf16_sat}, {to_e4m3, to_e4m3_sat}, {to_e5m2, to_e5m2_sat}},
+    .decode = {from_f16, from_bf16, from_e4m3, from_e5m2},
+};

@@ -1,0 +1,46 @@
+/* Choosing a cast kernel: by dtype pair and mode, then by what this CPU
+ * runs (detected once), preferring AVX-512 over AVX2 over scalar. */
+#include "cast.h"
+
+static int format_index(lt_dtype dt) {
+  switch (dt) {
+  case LT_F16: return 0;
+  case LT_BF16: return 1;
+  case LT_F8_E4M3: return 2;
+  case LT_F8_E5M2: return 3;
+  default: return -1;
+  }
+}
+
+static bool path_runs(lt__cast_path path) {
+  switch (path) {
+  case LT__CAST_SCALAR: return true;
+  case LT__CAST_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  case LT__CAST_AVX512:
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  default: return false;
+  }
+}
+
+static const lt__cast_table *table_of(lt__cast_path path) {
+  static const lt__cast_table *const tables[LT__CAST_NPATHS] = {
+      &lt__cast_scalar_table, &lt__cast_avx2_table, &lt__cast_avx512_table};
+  return tables[path];
+}
+
+lt__cast_fn lt__cast_kernel(lt_dtype dst, lt_dtype src, lt_cast_mode mode, lt__cast_path path) {
+  if ((unsigned)path >= LT__CAST_NPATHS || !path_runs(path) || (unsigned)mode > LT_CAST_SATURATE) return NULL;
+  const lt__cast_table *t = table_of(path);
+  if (src == LT_F32 && format_index(dst) >= 0) return t->encode[format_index(dst)][mode];
+  if (dst == LT_F32 && format_index(src) >= 0) return t->decode[format_index(src)];
+  return NULL;
+}
+
+lt__cast_fn lt__cast_best(lt_dtype dst, lt_dtype src, lt_cast_mode mode) {
+  for (int p = LT__CAST_NPATHS - 1; p >= 0; p--) {
+    lt__cast_fn f = lt__cast_kernel(dst, src, mode, (lt__cast_path)p);
+    if (f) return f;
+  }
+  return NULL;
+}

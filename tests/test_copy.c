@@ -1,0 +1,1195 @@
+/* Specification of the copy ops: lt_contiguous, lt_clone, lt_reshape and
+ * lt_flatten (view or copy), the copy policy, lt_copy (broadcasting,
+ * strided destinations, converting, aliasing), lt_to_device, and the one
+ * strided copy on every element size and layout, checked against a naive
+ * index-by-index gather over caller memory. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/check_helpers.h"
+
+static void assert_read_f32(const lt_tensor *t, const float *want, int64_t n) {
+  float got[64];
+  ck_assert_int_le(n, 64);
+  ck_assert_int_eq(lt_numel(t), n);
+  LT_ASSERT_OK(lt_read(t, got, (size_t)n * sizeof(float)));
+  for (int64_t i = 0; i < n; i++)
+    ck_assert_msg(got[i] == want[i], "element %lld: got %g, want %g", (long long)i, got[i], want[i]);
+}
+
+static lt_stats stats_since_reset(void) { return lt_stats_get(LT_HOST); }
+
+/* ---- lt_contiguous ------------------------------------------------------------ */
+
+START_TEST(contiguous_of_a_contiguous_tensor_returns_it_without_copying) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *c = lt_contiguous(a);
+  ck_assert_ptr_eq(c, a);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 0);
+  ck_assert_int_eq(s.allocs, 0);
+  lt_release(c);
+  assert_read_f32(a, (float[]){0, 1, 2, 3, 4, 5}, 6); /* a still holds its own reference */
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(contiguous_keeps_odd_strides_of_size_1_dims) {
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){3});
+  lt_tensor *v = lt_view(a, 2, (int64_t[]){3, 1});
+  lt_tensor *t = lt_transpose(v, 0, 1); /* [1,3] strides [1,1] */
+  LT_ASSERT_OK_PTR(t);
+  LT_ASSERT_GEOMETRY(t, 2, ((int64_t[]){1, 3}), ((int64_t[]){1, 1}), 0);
+  lt_tensor *c = lt_contiguous(t);
+  ck_assert_ptr_eq(c, t);
+  LT_ASSERT_GEOMETRY(c, 2, ((int64_t[]){1, 3}), ((int64_t[]){1, 1}), 0);
+  lt_release(c);
+  lt_release(t);
+  lt_release(v);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(contiguous_of_a_transposed_tensor_is_a_row_major_copy) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_stats_reset(LT_HOST);
+  lt_tensor *c = lt_contiguous(t);
+  LT_ASSERT_OK_PTR(c);
+  LT_ASSERT_GEOMETRY(c, 2, ((int64_t[]){3, 2}), ((int64_t[]){2, 1}), 0);
+  ck_assert(!lt_shares_storage(c, a));
+  ck_assert(lt_is_contiguous(c));
+  assert_read_f32(c, (float[]){0, 3, 1, 4, 2, 5}, 6);
+  const float *p = lt_data(c);
+  ck_assert(p[0] == 0 && p[1] == 3 && p[5] == 5);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 1);
+  ck_assert_int_eq(s.implicit_copies, 0);
+  ck_assert_int_eq(s.bytes_copied, 24);
+  ck_assert_int_eq(s.allocs, 1);
+  lt_release(c);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(contiguous_of_an_offset_negative_step_view_starts_at_offset_0) {
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){7});
+  lt_tensor *r = lt_slice(a, 0, 5, LT_NONE, -2); /* 5,3,1 */
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 1, ((int64_t[]){3}), ((int64_t[]){-2}), 5);
+  lt_tensor *c = lt_contiguous(r);
+  LT_ASSERT_OK_PTR(c);
+  LT_ASSERT_GEOMETRY(c, 1, ((int64_t[]){3}), ((int64_t[]){1}), 0);
+  assert_read_f32(c, (float[]){5, 3, 1}, 3);
+  lt_release(c);
+  lt_release(r);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(contiguous_of_an_expanded_tensor_materialises_every_element) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){1, 3});
+  lt_tensor *e = lt_expand(a, 3, (int64_t[]){2, 2, 3});
+  LT_ASSERT_OK_PTR(e);
+  lt_stats_reset(LT_HOST);
+  lt_tensor *c = lt_contiguous(e);
+  LT_ASSERT_OK_PTR(c);
+  LT_ASSERT_GEOMETRY(c, 3, ((int64_t[]){2, 2, 3}), ((int64_t[]){6, 3, 1}), 0);
+  assert_read_f32(c, (float[]){0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}, 12);
+  ck_assert_int_eq(stats_since_reset().bytes_copied, 48);
+  lt_release(c);
+  lt_release(e);
+  lt_release(a);
+}
+END_TEST
+
+/* ---- lt_clone ------------------------------------------------------------------ */
+
+START_TEST(clone_of_a_contiguous_tensor_is_new_storage) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *c = lt_clone(a);
+  LT_ASSERT_OK_PTR(c);
+  ck_assert_ptr_ne(c, a);
+  ck_assert(!lt_shares_storage(c, a));
+  LT_ASSERT_GEOMETRY(c, 2, ((int64_t[]){2, 3}), ((int64_t[]){3, 1}), 0);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 1);
+  ck_assert_int_eq(s.implicit_copies, 0);
+  ck_assert_int_eq(s.bytes_copied, 24);
+  float one = 100;
+  memcpy(lt_data(a), &one, sizeof one); /* the clone is independent */
+  assert_read_f32(c, (float[]){0, 1, 2, 3, 4, 5}, 6);
+  lt_release(c);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(clone_of_a_strided_view_is_row_major_with_offset_0) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){3, 4});
+  lt_tensor *v = lt_slice(a, 1, 3, 0, -2); /* columns 3,1 */
+  LT_ASSERT_OK_PTR(v);
+  lt_tensor *c = lt_clone(v);
+  LT_ASSERT_OK_PTR(c);
+  LT_ASSERT_GEOMETRY(c, 2, ((int64_t[]){3, 2}), ((int64_t[]){2, 1}), 0);
+  assert_read_f32(c, (float[]){3, 1, 7, 5, 11, 9}, 6);
+  lt_release(c);
+  lt_release(v);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(clone_of_a_0_dim_tensor_is_a_0_dim_copy) {
+  lt_tensor *a = lt_from_data((int64_t[]){-42}, LT_I64, 0, NULL);
+  lt_tensor *c = lt_clone(a);
+  LT_ASSERT_OK_PTR(c);
+  ck_assert_int_eq(lt_ndim(c), 0);
+  ck_assert(!lt_shares_storage(a, c));
+  int64_t v = 0;
+  LT_ASSERT_OK(lt_read(c, &v, sizeof v));
+  ck_assert_int_eq(v, -42);
+  lt_release(c);
+  lt_release(a);
+}
+END_TEST
+
+/* ---- lt_reshape ---------------------------------------------------------------- */
+
+START_TEST(reshape_of_a_contiguous_tensor_is_a_view_without_a_copy) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(a, 2, (int64_t[]){6, -1});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 2, ((int64_t[]){6, 4}), ((int64_t[]){4, 1}), 0);
+  ck_assert(lt_shares_storage(r, a));
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 0);
+  ck_assert_int_eq(s.implicit_copies, 0);
+  ck_assert_int_eq(s.allocs, 0);
+  lt_release(r);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_of_a_strided_slice_is_a_view_keeping_the_offset) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_tensor *s = lt_slice(a, 2, 1, LT_NONE, 2); /* [2,3,2] strides [12,4,2] offset 1 */
+  LT_ASSERT_OK_PTR(s);
+  lt_stats_reset(LT_HOST);
+  lt_tensor *flat = lt_reshape(s, 1, (int64_t[]){12});
+  lt_tensor *two = lt_reshape(s, 2, (int64_t[]){6, 2});
+  LT_ASSERT_OK_PTR(flat);
+  LT_ASSERT_OK_PTR(two);
+  LT_ASSERT_GEOMETRY(flat, 1, ((int64_t[]){12}), ((int64_t[]){2}), 1);
+  LT_ASSERT_GEOMETRY(two, 2, ((int64_t[]){6, 2}), ((int64_t[]){4, 2}), 1);
+  ck_assert(lt_shares_storage(flat, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  assert_read_f32(flat, (float[]){1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23}, 12);
+  lt_release(two);
+  lt_release(flat);
+  lt_release(s);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_that_needs_a_copy_returns_row_major_values_and_counts_it) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_tensor *t = lt_transpose(a, 1, 2); /* [2,4,3] strides [12,1,4] */
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(t, 2, (int64_t[]){2, 12});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 2, ((int64_t[]){2, 12}), ((int64_t[]){12, 1}), 0);
+  ck_assert(!lt_shares_storage(r, a));
+  float want[24];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 4; j++)
+      for (int k = 0; k < 3; k++) want[i * 12 + j * 3 + k] = (float)(12 * i + 4 * k + j);
+  assert_read_f32(r, want, 24);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 1);
+  ck_assert_int_eq(s.implicit_copies, 1);
+  ck_assert_int_eq(s.bytes_copied, 96);
+  ck_assert_int_eq(s.allocs, 1);
+  lt_release(r);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_copy_counts_numel_times_element_size_bytes) {
+  int64_t vals[6] = {1, 2, 3, 4, 5, 6};
+  lt_tensor *a = lt_from_data(vals, LT_I64, 2, (int64_t[]){2, 3});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(t, 1, (int64_t[]){-1});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 1, ((int64_t[]){6}), ((int64_t[]){1}), 0);
+  int64_t got[6];
+  LT_ASSERT_OK(lt_read(r, got, sizeof got));
+  const int64_t want[6] = {1, 4, 2, 5, 3, 6};
+  for (int i = 0; i < 6; i++) ck_assert_int_eq(got[i], want[i]);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.implicit_copies, 1);
+  ck_assert_int_eq(s.bytes_copied, 48);
+  lt_release(r);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_to_the_same_shape_is_a_view_even_when_not_contiguous) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){3, 4});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(t, 2, (int64_t[]){4, 3});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 2, ((int64_t[]){4, 3}), ((int64_t[]){1, 4}), 0);
+  ck_assert(lt_shares_storage(r, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_release(r);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_of_an_expanded_scalar_stays_a_view_with_zero_strides) {
+  lt_tensor *a = lt_from_data((float[]){5}, LT_F32, 0, NULL);
+  lt_tensor *e = lt_expand(a, 2, (int64_t[]){3, 4});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(e, 2, (int64_t[]){2, 6});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 2, ((int64_t[]){2, 6}), ((int64_t[]){0, 0}), 0);
+  ck_assert(lt_shares_storage(r, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_release(r);
+  lt_release(e);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_of_an_expanded_row_that_cannot_view_copies_every_element) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){1, 4});
+  lt_tensor *e = lt_expand(a, 2, (int64_t[]){3, 4});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *r = lt_reshape(e, 1, (int64_t[]){12});
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, 1, ((int64_t[]){12}), ((int64_t[]){1}), 0);
+  assert_read_f32(r, (float[]){0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}, 12);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.implicit_copies, 1);
+  ck_assert_int_eq(s.bytes_copied, 48);
+  lt_release(r);
+  lt_release(e);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_with_a_numel_mismatch_fails_with_shape) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  LT_ASSERT_FAILS(lt_reshape(a, 2, (int64_t[]){4, 2}), LT_ERR_SHAPE);
+  LT_ASSERT_FAILS(lt_reshape(t, 1, (int64_t[]){5}), LT_ERR_SHAPE);
+  LT_ASSERT_FAILS(lt_reshape(a, 2, (int64_t[]){-1, -1}), LT_ERR_SHAPE);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+/* ---- lt_flatten ---------------------------------------------------------------- */
+
+START_TEST(flatten_of_a_0_dim_tensor_gives_shape_1) {
+  lt_tensor *a = lt_from_data((float[]){3}, LT_F32, 0, NULL);
+  lt_tensor *f = lt_flatten(a, 0, -1);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_GEOMETRY(f, 1, ((int64_t[]){1}), ((int64_t[]){1}), 0);
+  ck_assert(lt_shares_storage(f, a));
+  assert_read_f32(f, (float[]){3}, 1);
+  lt_release(f);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_with_equal_start_and_end_keeps_the_geometry) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_tensor *t = lt_transpose(a, 0, 1); /* [3,2] strides [1,3] */
+  lt_stats_reset(LT_HOST);
+  lt_tensor *f = lt_flatten(t, 1, 1);
+  lt_tensor *g = lt_flatten(t, -2, 0);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_OK_PTR(g);
+  LT_ASSERT_GEOMETRY(f, 2, ((int64_t[]){3, 2}), ((int64_t[]){1, 3}), 0);
+  LT_ASSERT_GEOMETRY(g, 2, ((int64_t[]){3, 2}), ((int64_t[]){1, 3}), 0);
+  ck_assert(lt_shares_storage(f, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_release(g);
+  lt_release(f);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_with_start_after_end_fails_with_arg) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  LT_ASSERT_FAILS(lt_flatten(a, 2, 1), LT_ERR_ARG);
+  LT_ASSERT_FAILS(lt_flatten(a, -1, 0), LT_ERR_ARG);
+  LT_ASSERT_FAILS(lt_flatten(a, 0, 3), LT_ERR_ARG);
+  LT_ASSERT_FAILS(lt_flatten(a, -4, 1), LT_ERR_ARG);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_of_contiguous_dims_is_a_view) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *f = lt_flatten(a, 1, -1);
+  lt_tensor *g = lt_flatten(a, 0, -1);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_OK_PTR(g);
+  LT_ASSERT_GEOMETRY(f, 2, ((int64_t[]){2, 12}), ((int64_t[]){12, 1}), 0);
+  LT_ASSERT_GEOMETRY(g, 1, ((int64_t[]){24}), ((int64_t[]){1}), 0);
+  ck_assert(lt_shares_storage(f, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_release(g);
+  lt_release(f);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_of_a_narrowed_tensor_views_the_contiguous_inner_dims) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_tensor *n = lt_narrow(a, 1, 1, 2); /* [2,2,4] strides [12,4,1] offset 4 */
+  lt_stats_reset(LT_HOST);
+  lt_tensor *f = lt_flatten(n, 1, 2);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_GEOMETRY(f, 2, ((int64_t[]){2, 8}), ((int64_t[]){12, 1}), 4);
+  ck_assert(lt_shares_storage(f, a));
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_tensor *g = lt_flatten(n, 0, 1); /* 12 != 2*4: a copy */
+  LT_ASSERT_OK_PTR(g);
+  LT_ASSERT_GEOMETRY(g, 2, ((int64_t[]){4, 4}), ((int64_t[]){4, 1}), 0);
+  ck_assert(!lt_shares_storage(g, a));
+  assert_read_f32(g, (float[]){4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21, 22, 23}, 16);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.implicit_copies, 1);
+  ck_assert_int_eq(s.bytes_copied, 64);
+  lt_release(g);
+  lt_release(f);
+  lt_release(n);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_that_needs_a_copy_returns_row_major_values_and_counts_it) {
+  lt_tensor *a = lt_test_arange_f32(3, (int64_t[]){2, 3, 4});
+  lt_tensor *t = lt_transpose(a, 0, 2); /* [4,3,2] strides [1,4,12] */
+  lt_stats_reset(LT_HOST);
+  lt_tensor *f = lt_flatten(t, 0, -1);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_GEOMETRY(f, 1, ((int64_t[]){24}), ((int64_t[]){1}), 0);
+  float want[24];
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 2; k++) want[i * 6 + j * 2 + k] = (float)(12 * k + 4 * j + i);
+  assert_read_f32(f, want, 24);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 1);
+  ck_assert_int_eq(s.implicit_copies, 1);
+  ck_assert_int_eq(s.bytes_copied, 96);
+  lt_release(f);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+/* ---- copy policy ---------------------------------------------------------------- */
+
+START_TEST(set_copy_policy_returns_the_previous_policy) {
+  ck_assert_int_eq(lt_set_copy_policy(LT_COPY_FORBID), LT_COPY_ALLOW);
+  ck_assert_int_eq(lt_set_copy_policy(LT_COPY_FORBID), LT_COPY_FORBID);
+  ck_assert_int_eq(lt_set_copy_policy(LT_COPY_ALLOW), LT_COPY_FORBID);
+  ck_assert_int_eq(lt_set_copy_policy(LT_COPY_ALLOW), LT_COPY_ALLOW);
+}
+END_TEST
+
+START_TEST(reshape_under_forbid_fails_with_not_viewable_instead_of_copying) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){4, 6});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_stats_reset(LT_HOST);
+  lt_set_copy_policy(LT_COPY_FORBID);
+  lt_tensor *r = lt_reshape(t, 1, (int64_t[]){24});
+  lt_status st = lt_last_status();
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s", lt_last_error());
+  lt_set_copy_policy(LT_COPY_ALLOW);
+  ck_assert_ptr_null(r);
+  ck_assert_int_eq(st, LT_ERR_NOT_VIEWABLE);
+  ck_assert_msg(strstr(msg, "reshape") != NULL, "message does not name the op: %s", msg);
+  ck_assert_msg(strstr(msg, "copy") != NULL, "message does not mention the copy: %s", msg);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 0);
+  ck_assert_int_eq(s.allocs, 0);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(flatten_under_forbid_fails_with_not_viewable_instead_of_copying) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){4, 6});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_set_copy_policy(LT_COPY_FORBID);
+  lt_tensor *f = lt_flatten(t, 0, 1);
+  lt_status st = lt_last_status();
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s", lt_last_error());
+  lt_set_copy_policy(LT_COPY_ALLOW);
+  ck_assert_ptr_null(f);
+  ck_assert_int_eq(st, LT_ERR_NOT_VIEWABLE);
+  ck_assert_msg(strstr(msg, "copy") != NULL, "message does not mention the copy: %s", msg);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(reshape_under_forbid_still_returns_views) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){4, 6});
+  lt_set_copy_policy(LT_COPY_FORBID);
+  lt_tensor *r = lt_reshape(a, 3, (int64_t[]){2, 2, 6});
+  lt_tensor *f = lt_flatten(a, 0, 1);
+  lt_set_copy_policy(LT_COPY_ALLOW);
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_OK_PTR(f);
+  LT_ASSERT_GEOMETRY(r, 3, ((int64_t[]){2, 2, 6}), ((int64_t[]){12, 6, 1}), 0);
+  LT_ASSERT_GEOMETRY(f, 1, ((int64_t[]){24}), ((int64_t[]){1}), 0);
+  lt_release(f);
+  lt_release(r);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(explicit_copies_still_copy_under_forbid) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_tensor *t = lt_transpose(a, 0, 1);
+  lt_tensor *d = lt_zeros(LT_F32, 2, (int64_t[]){3, 2}, LT_HOST);
+  lt_stats_reset(LT_HOST);
+  lt_set_copy_policy(LT_COPY_FORBID);
+  lt_tensor *c = lt_contiguous(t);
+  lt_tensor *k = lt_clone(t);
+  lt_tensor *x = lt_to(t, LT_F64);
+  lt_status st = lt_copy(d, t);
+  lt_set_copy_policy(LT_COPY_ALLOW);
+  LT_ASSERT_OK_PTR(c);
+  LT_ASSERT_OK_PTR(k);
+  LT_ASSERT_OK_PTR(x);
+  LT_ASSERT_OK(st);
+  assert_read_f32(c, (float[]){0, 3, 1, 4, 2, 5}, 6);
+  assert_read_f32(k, (float[]){0, 3, 1, 4, 2, 5}, 6);
+  assert_read_f32(d, (float[]){0, 3, 1, 4, 2, 5}, 6);
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 4);
+  ck_assert_int_eq(s.implicit_copies, 0);
+  lt_release(x);
+  lt_release(k);
+  lt_release(c);
+  lt_release(d);
+  lt_release(t);
+  lt_release(a);
+}
+END_TEST
+
+/* ---- lt_copy ---------------------------------------------------------------------- */
+
+START_TEST(copy_broadcasts_a_row_across_the_destination_rows) {
+  lt_tensor *src = lt_from_data((float[]){1, 2, 3}, LT_F32, 1, (int64_t[]){3});
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){2, 3}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(dst, (float[]){1, 2, 3, 1, 2, 3}, 6);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_broadcasts_a_column_across_the_destination_columns) {
+  lt_tensor *src = lt_from_data((float[]){1, 2}, LT_F32, 2, (int64_t[]){2, 1});
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){2, 3}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(dst, (float[]){1, 1, 1, 2, 2, 2}, 6);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_broadcasts_a_0_dim_source_to_every_element) {
+  lt_tensor *src = lt_from_data((float[]){7}, LT_F32, 0, NULL);
+  lt_tensor *dst = lt_zeros(LT_F32, 3, (int64_t[]){2, 1, 2}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(dst, (float[]){7, 7, 7, 7}, 4);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_adds_new_leading_dims_to_the_source) {
+  lt_tensor *src = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  lt_tensor *dst = lt_zeros(LT_F32, 3, (int64_t[]){2, 2, 3}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(dst, (float[]){0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}, 12);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_reads_an_expanded_source_with_stride_0) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){3, 1});
+  lt_tensor *e = lt_expand(a, 2, (int64_t[]){3, 2});
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){3, 2}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, e));
+  assert_read_f32(dst, (float[]){0, 0, 1, 1, 2, 2}, 6);
+  lt_release(dst);
+  lt_release(e);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(copy_into_a_transposed_destination_writes_its_strided_positions) {
+  lt_tensor *base = lt_zeros(LT_F32, 2, (int64_t[]){3, 2}, LT_HOST);
+  lt_tensor *dst = lt_transpose(base, 0, 1); /* [2,3] strides [1,2] */
+  lt_tensor *src = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(base, (float[]){0, 3, 1, 4, 2, 5}, 6);
+  assert_read_f32(dst, (float[]){0, 1, 2, 3, 4, 5}, 6);
+  lt_release(src);
+  lt_release(dst);
+  lt_release(base);
+}
+END_TEST
+
+START_TEST(copy_into_a_negative_step_destination_reverses_the_source) {
+  lt_tensor *base = lt_zeros(LT_F32, 1, (int64_t[]){7}, LT_HOST);
+  lt_tensor *dst = lt_slice(base, 0, LT_NONE, LT_NONE, -3); /* positions 6,3,0 */
+  lt_tensor *src = lt_from_data((float[]){1, 2, 3}, LT_F32, 1, (int64_t[]){3});
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(base, (float[]){3, 0, 0, 2, 0, 0, 1}, 7);
+  lt_release(src);
+  lt_release(dst);
+  lt_release(base);
+}
+END_TEST
+
+START_TEST(copy_converts_dtype_into_a_strided_destination) {
+  lt_tensor *src = lt_from_data((int32_t[]){-3, 0, 7, 100, -1, 65536}, LT_I32, 2, (int64_t[]){2, 3});
+  lt_tensor *base = lt_zeros(LT_F64, 2, (int64_t[]){3, 2}, LT_HOST);
+  lt_tensor *dst = lt_transpose(base, 0, 1);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  double got[6];
+  LT_ASSERT_OK(lt_read(base, got, sizeof got));
+  const double want[6] = {-3, 100, 0, -1, 7, 65536};
+  for (int i = 0; i < 6; i++) ck_assert(got[i] == want[i]);
+  lt_release(dst);
+  lt_release(base);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_converts_with_broadcasting) {
+  lt_tensor *src = lt_from_data((double[]){1.5, -2.5}, LT_F64, 2, (int64_t[]){2, 1});
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){2, 2}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  assert_read_f32(dst, (float[]){1.5f, 1.5f, -2.5f, -2.5f}, 4);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_rejects_a_source_that_does_not_broadcast) {
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){2, 4}, LT_HOST);
+  lt_tensor *s3 = lt_zeros(LT_F32, 1, (int64_t[]){3}, LT_HOST);
+  lt_tensor *big = lt_zeros(LT_F32, 3, (int64_t[]){2, 2, 4}, LT_HOST);
+  LT_ASSERT_STATUS(lt_copy(dst, s3), LT_ERR_SHAPE);
+  LT_ASSERT_STATUS(lt_copy(dst, big), LT_ERR_SHAPE);
+  LT_ASSERT_STATUS(lt_copy(NULL, s3), LT_ERR_ARG);
+  LT_ASSERT_STATUS(lt_copy(dst, NULL), LT_ERR_ARG);
+  lt_release(big);
+  lt_release(s3);
+  lt_release(dst);
+}
+END_TEST
+
+START_TEST(copy_into_an_expanded_destination_fails_with_overlap) {
+  lt_tensor *a = lt_zeros(LT_F32, 2, (int64_t[]){1, 3}, LT_HOST);
+  lt_tensor *e = lt_expand(a, 2, (int64_t[]){2, 3});
+  lt_tensor *src = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  LT_ASSERT_STATUS(lt_copy(e, src), LT_ERR_OVERLAP);
+  assert_read_f32(a, (float[]){0, 0, 0}, 3);
+  lt_release(src);
+  lt_release(e);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(copy_between_disjoint_interleaved_views_of_one_storage) {
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){8});
+  lt_tensor *even = lt_slice(a, 0, 0, LT_NONE, 2);
+  lt_tensor *odd = lt_slice(a, 0, 1, LT_NONE, 2);
+  LT_ASSERT_OK(lt_copy(even, odd));
+  assert_read_f32(a, (float[]){1, 1, 3, 3, 5, 5, 7, 7}, 8);
+  lt_release(odd);
+  lt_release(even);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(copy_between_overlapping_views_fails_with_overlap) {
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){8});
+  lt_tensor *lo = lt_narrow(a, 0, 0, 4);
+  lt_tensor *hi = lt_narrow(a, 0, 2, 4);
+  LT_ASSERT_STATUS(lt_copy(lo, hi), LT_ERR_OVERLAP);
+  assert_read_f32(a, (float[]){0, 1, 2, 3, 4, 5, 6, 7}, 8);
+  lt_release(hi);
+  lt_release(lo);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(copy_of_a_tensor_onto_itself_leaves_it_unchanged) {
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){2, 3});
+  LT_ASSERT_OK(lt_copy(a, a));
+  assert_read_f32(a, (float[]){0, 1, 2, 3, 4, 5}, 6);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(copy_counts_one_explicit_copy_of_the_destination_bytes) {
+  lt_tensor *src = lt_from_data((float[]){1, 2, 3}, LT_F32, 1, (int64_t[]){3});
+  lt_tensor *dst = lt_zeros(LT_F64, 2, (int64_t[]){4, 3}, LT_HOST);
+  lt_stats_reset(LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  lt_stats s = stats_since_reset();
+  ck_assert_int_eq(s.copies, 1);
+  ck_assert_int_eq(s.implicit_copies, 0);
+  ck_assert_int_eq(s.bytes_copied, 96);
+  ck_assert_int_eq(s.allocs, 0);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+START_TEST(copy_into_a_zero_size_destination_does_nothing) {
+  lt_tensor *src = lt_zeros(LT_F32, 1, (int64_t[]){3}, LT_HOST);
+  lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){0, 3}, LT_HOST);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  ck_assert_int_eq(lt_numel(dst), 0);
+  lt_release(dst);
+  lt_release(src);
+}
+END_TEST
+
+/* ---- lt_to_device ------------------------------------------------------------------- */
+
+START_TEST(to_device_host_returns_the_same_tensor) {
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){4});
+  lt_stats_reset(LT_HOST);
+  lt_tensor *h = lt_to_device(a, LT_HOST);
+  ck_assert_ptr_eq(h, a);
+  ck_assert_int_eq(stats_since_reset().copies, 0);
+  lt_release(h);
+  assert_read_f32(a, (float[]){0, 1, 2, 3}, 4);
+  lt_release(a);
+}
+END_TEST
+
+START_TEST(to_device_cuda_fails_with_device_error_when_unavailable) {
+  lt_device cuda = {LT_CUDA, 0};
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){4});
+  if (lt_device_available(cuda)) {
+    lt_tensor *d = lt_to_device(a, cuda);
+    LT_ASSERT_OK_PTR(d);
+    ck_assert_int_eq(lt_device_of(d).kind, LT_CUDA);
+    assert_read_f32(d, (float[]){0, 1, 2, 3}, 4);
+    lt_release(d);
+  } else {
+    LT_ASSERT_FAILS(lt_to_device(a, cuda), LT_ERR_DEVICE);
+  }
+  lt_release(a);
+}
+END_TEST
+
+/* ---- the strided copy on every element size and layout --------------------------------
+ * Each layout is a geometry over a caller buffer, wrapped with lt_wrap, so
+ * the expected positions come from the layout's own definition: logical
+ * index (i0..in) lives at buffer element first + sum(i_d * stride_d). */
+
+typedef struct layout_case {
+  const char *name;
+  int ndim;
+  int64_t shape[LT_MAX_DIMS];
+  int64_t strides[LT_MAX_DIMS];
+  int64_t first; /* buffer element of logical index (0,..,0) */
+  int64_t nbuf;  /* buffer elements */
+  bool writable; /* no two indices reach one element */
+  bool contiguous;
+} layout_case;
+
+static layout_case cases[] = {
+    {"scalar", 0, {0}, {0}, 3, 5, true, true},
+    {"reversed_1d", 1, {5}, {-1}, 4, 5, true, false},
+    {"step_3_with_offset", 1, {4}, {3}, 2, 12, true, false},
+    {"transposed", 2, {3, 4}, {1, 3}, 0, 12, true, false},
+    {"both_reversed", 2, {3, 4}, {-4, -1}, 11, 12, true, false},
+    {"rows_reversed_inner_dense", 2, {17, 33}, {-33, 1}, 16 * 33, 17 * 33, true, false},
+    {"large_transpose", 2, {33, 17}, {1, 33}, 0, 33 * 17, true, false},
+    {"mixed_signs_3d", 3, {2, 3, 4}, {1, -8, 2}, 16, 24, true, false},
+    {"contiguous_with_offset", 2, {2, 3}, {3, 1}, 5, 11, true, true},
+    {"size_1_dims_odd_strides", 4, {4, 1, 1, 3}, {3, 100, 7, 1}, 0, 12, true, true},
+    {"broadcast_rows", 2, {3, 4}, {0, 1}, 2, 6, false, false},
+    {"broadcast_mixed", 3, {2, 3, 2}, {6, 0, -1}, 1, 8, false, false},
+    {"zero_size", 3, {3, 0, 2}, {1, -5, 7}, 0, 1, true, true},
+    {"sixteen_dims", 16, {0}, {0}, 0, 0, true, false},           /* filled by setup_cases */
+    {"sixteen_dims_broadcast", 16, {0}, {0}, 0, 0, false, false}, /* filled by setup_cases */
+};
+#define NUM_CASES ((int)(sizeof cases / sizeof cases[0]))
+
+/* 16 dims of size 1 or 2 (1024 elements): dim 0 varies fastest in memory
+ * (column-major), with dims 2, 5 and 9 reversed; the broadcast variant
+ * instead gives dims 3 and 8 stride 0. */
+static void setup_cases(void) {
+  static const int64_t shape[16] = {2, 1, 2, 2, 1, 2, 1, 1, 2, 2, 1, 2, 1, 2, 1, 2};
+  for (int v = 0; v < 2; v++) {
+    layout_case *c = &cases[NUM_CASES - 2 + v];
+    int64_t s = 1, first = 0;
+    for (int d = 0; d < 16; d++) {
+      c->shape[d] = shape[d];
+      bool bcast = v == 1 && (d == 3 || d == 8);
+      bool reversed = d == 2 || d == 5 || d == 9;
+      c->strides[d] = bcast ? 0 : reversed ? -s : s;
+      if (reversed && !bcast) first += (shape[d] - 1) * s;
+      if (!bcast) s *= shape[d];
+    }
+    c->first = first;
+    c->nbuf = s;
+  }
+}
+
+/* Dtypes of every element size: 1, 2, 4 and 8 bytes, integer and float. */
+static const lt_dtype sized_dtypes[] = {LT_U8, LT_F16, LT_BF16, LT_I32, LT_F32, LT_I64, LT_F64};
+#define NUM_SIZED ((int)(sizeof sized_dtypes / sizeof sized_dtypes[0]))
+
+static size_t esize(lt_dtype dt) {
+  switch (dt) {
+  case LT_U8: return 1;
+  case LT_F16: case LT_BF16: return 2;
+  case LT_I32: case LT_F32: return 4;
+  default: return 8;
+  }
+}
+
+/* Distinct bits per element, masked so float patterns stay finite. */
+static uint64_t element_bits(lt_dtype dt, int64_t k, uint64_t salt) {
+  uint64_t h = ((uint64_t)k + 1) * 0x9E3779B97F4A7C15ull ^ (salt * 0xC2B2AE3D27D4EB4Full);
+  h ^= h >> 29;
+  switch (dt) {
+  case LT_U8: return h & 0xFF;
+  case LT_F16: return h & 0x3BFF;
+  case LT_BF16: return h & 0x3F7F;
+  case LT_I32: return h & 0xFFFFFFFFull;
+  case LT_F32: return h & 0x3FFFFFFFull;
+  case LT_F64: return h & 0x3FFFFFFFFFFFFFFFull;
+  default: return h;
+  }
+}
+
+static void fill(unsigned char *buf, int64_t n, lt_dtype dt, uint64_t salt) {
+  size_t es = esize(dt);
+  for (int64_t k = 0; k < n; k++) {
+    uint64_t b = element_bits(dt, k, salt);
+    memcpy(buf + (size_t)k * es, &b, es); /* little-endian: the low bytes */
+  }
+}
+
+static int64_t case_numel(const layout_case *c) {
+  int64_t n = 1;
+  for (int d = 0; d < c->ndim; d++) n *= c->shape[d];
+  return n;
+}
+
+/* Buffer element of each logical index, in row-major logical order. */
+static void positions(const layout_case *c, int64_t *pos) {
+  int64_t n = case_numel(c), idx[LT_MAX_DIMS] = {0};
+  for (int64_t i = 0; i < n; i++) {
+    int64_t p = c->first;
+    for (int d = 0; d < c->ndim; d++) p += idx[d] * c->strides[d];
+    pos[i] = p;
+    for (int d = c->ndim - 1; d >= 0; d--) {
+      if (++idx[d] < c->shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+static void row_major(int ndim, const int64_t *shape, int64_t *strides) {
+  int64_t s = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    strides[d] = s;
+    s *= shape[d] > 1 ? shape[d] : 1;
+  }
+}
+
+typedef struct fixture {
+  const layout_case *c;
+  lt_dtype dt;
+  size_t es;
+  int64_t n;
+  unsigned char *buf;  /* the wrapped memory, filled with salt 1 */
+  unsigned char *want; /* the gathered elements in logical order */
+  int64_t *pos;
+  lt_tensor *view;
+} fixture;
+
+static void fixture_init(fixture *f, const layout_case *c, lt_dtype dt) {
+  f->c = c;
+  f->dt = dt;
+  f->es = esize(dt);
+  f->n = case_numel(c);
+  f->buf = malloc((size_t)c->nbuf * f->es + 1);
+  f->want = malloc((size_t)f->n * f->es + 1);
+  f->pos = malloc(sizeof(int64_t) * (size_t)f->n + 1);
+  fill(f->buf, c->nbuf, dt, 1);
+  positions(c, f->pos);
+  for (int64_t i = 0; i < f->n; i++) memcpy(f->want + i * f->es, f->buf + f->pos[i] * f->es, f->es);
+  f->view = lt_wrap(f->buf + c->first * (int64_t)f->es, dt, c->ndim, c->shape, c->strides, LT_HOST, NULL, NULL);
+  LT_ASSERT_OK_PTR(f->view);
+}
+
+static void fixture_free(fixture *f) {
+  lt_release(f->view);
+  free(f->pos);
+  free(f->want);
+  free(f->buf);
+}
+
+static void assert_elements(const fixture *f, const unsigned char *got, const unsigned char *want, const char *what) {
+  for (int64_t i = 0; i < f->n; i++)
+    ck_assert_msg(memcmp(got + i * f->es, want + i * f->es, f->es) == 0, "%s: layout %s, %s: element %lld differs",
+                  what, f->c->name, lt_dtype_name(f->dt), (long long)i);
+}
+
+/* A fresh row-major result of the case's shape with offset 0. */
+static void assert_row_major_result(const fixture *f, const lt_tensor *r, const char *what) {
+  int64_t strides[LT_MAX_DIMS];
+  row_major(f->c->ndim, f->c->shape, strides);
+  LT_ASSERT_OK_PTR(r);
+  LT_ASSERT_GEOMETRY(r, f->c->ndim, f->c->shape, strides, 0);
+  ck_assert_int_eq(lt_dtype_of(r), f->dt);
+  ck_assert_msg(!lt_shares_storage(r, f->view), "%s: layout %s shares storage", what, f->c->name);
+  if (f->n > 0) assert_elements(f, lt_data(r), f->want, what);
+}
+
+START_TEST(read_gathers_every_layout_in_logical_order) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    unsigned char *got = malloc((size_t)f.n * f.es + 1);
+    LT_ASSERT_OK(lt_read(f.view, got, (size_t)f.n * f.es));
+    assert_elements(&f, got, f.want, "read");
+    free(got);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(contiguous_of_every_layout_is_itself_or_a_row_major_gather) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    ck_assert_msg(lt_is_contiguous(f.view) == c->contiguous, "layout %s", c->name);
+    lt_tensor *r = lt_contiguous(f.view);
+    if (c->contiguous) {
+      ck_assert_ptr_eq(r, f.view);
+    } else {
+      assert_row_major_result(&f, r, "contiguous");
+    }
+    lt_release(r);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(clone_of_every_layout_is_a_row_major_gather) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    lt_tensor *r = lt_clone(f.view);
+    assert_row_major_result(&f, r, "clone");
+    lt_release(r);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(reshape_to_1_dim_of_every_layout_holds_the_gather) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    lt_tensor *r = lt_reshape(f.view, 1, (int64_t[]){-1});
+    LT_ASSERT_OK_PTR(r);
+    ck_assert_int_eq(lt_size(r, 0), f.n);
+    unsigned char *got = malloc((size_t)f.n * f.es + 1);
+    LT_ASSERT_OK(lt_read(r, got, (size_t)f.n * f.es));
+    assert_elements(&f, got, f.want, "reshape");
+    free(got);
+    lt_release(r);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(copy_from_every_layout_into_a_row_major_destination) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    lt_tensor *dst = lt_zeros(f.dt, c->ndim, c->shape, LT_HOST);
+    LT_ASSERT_OK(lt_copy(dst, f.view));
+    if (f.n > 0) assert_elements(&f, lt_data(dst), f.want, "copy from");
+    lt_release(dst);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+/* The source values (salt 2) land at the layout's positions in logical
+ * order; buffer elements the layout does not reach keep their salt-1 bits. */
+static void assert_scattered(const fixture *f, const unsigned char *src, const char *what) {
+  unsigned char *expect = malloc((size_t)f->c->nbuf * f->es + 1);
+  fill(expect, f->c->nbuf, f->dt, 1);
+  for (int64_t i = 0; i < f->n; i++) memcpy(expect + f->pos[i] * f->es, src + i * f->es, f->es);
+  for (int64_t p = 0; p < f->c->nbuf; p++)
+    ck_assert_msg(memcmp(f->buf + p * f->es, expect + p * f->es, f->es) == 0,
+                  "%s: layout %s, %s: buffer element %lld differs", what, f->c->name, lt_dtype_name(f->dt),
+                  (long long)p);
+  free(expect);
+}
+
+START_TEST(write_scatters_into_every_writable_layout) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    unsigned char *src = malloc((size_t)f.n * f.es + 1);
+    fill(src, f.n, f.dt, 2);
+    lt_status st = lt_write(f.view, src, (size_t)f.n * f.es);
+    if (c->writable) {
+      LT_ASSERT_OK(st);
+      assert_scattered(&f, src, "write");
+    } else {
+      ck_assert_int_eq(st, LT_ERR_OVERLAP);
+      assert_scattered(&f, f.want, "refused write"); /* unchanged */
+    }
+    free(src);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(copy_scatters_into_every_writable_layout) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    unsigned char *bytes = malloc((size_t)f.n * f.es + 1);
+    fill(bytes, f.n, f.dt, 2);
+    lt_tensor *src = lt_from_data(bytes, f.dt, c->ndim, c->shape);
+    LT_ASSERT_OK_PTR(src);
+    lt_status st = lt_copy(f.view, src);
+    if (c->writable) {
+      LT_ASSERT_OK(st);
+      assert_scattered(&f, bytes, "copy into");
+    } else {
+      ck_assert_int_eq(st, LT_ERR_OVERLAP);
+    }
+    lt_release(src);
+    free(bytes);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(copy_from_every_layout_into_a_fully_reversed_destination) {
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < NUM_SIZED; k++) {
+    fixture f;
+    fixture_init(&f, c, sized_dtypes[k]);
+    /* Destination: row-major strides negated, so its first element is the
+     * last of its buffer and logical element i sits at buffer n-1-i. */
+    int64_t strides[LT_MAX_DIMS];
+    row_major(c->ndim, c->shape, strides);
+    for (int d = 0; d < c->ndim; d++) strides[d] = -strides[d];
+    size_t bytes = (size_t)f.n * f.es;
+    unsigned char *dbuf = calloc(1, bytes + 1);
+    lt_tensor *dst = lt_wrap(f.n > 0 ? dbuf + bytes - f.es : dbuf, f.dt, c->ndim, c->shape, strides, LT_HOST,
+                             NULL, NULL);
+    LT_ASSERT_OK_PTR(dst);
+    LT_ASSERT_OK(lt_copy(dst, f.view));
+    for (int64_t i = 0; i < f.n; i++)
+      ck_assert_msg(memcmp(dbuf + (f.n - 1 - i) * (int64_t)f.es, f.want + i * (int64_t)f.es, f.es) == 0,
+                    "layout %s, %s: element %lld differs", c->name, lt_dtype_name(f.dt), (long long)i);
+    lt_release(dst);
+    free(dbuf);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+/* Exact in f64: the element as its dtype's value (u8, i32 and finite f32). */
+static double element_value(lt_dtype dt, const unsigned char *p) {
+  switch (dt) {
+  case LT_U8: return *p;
+  case LT_I32: { int32_t v; memcpy(&v, p, 4); return v; }
+  default: { float v; memcpy(&v, p, 4); return v; }
+  }
+}
+
+START_TEST(copy_converts_from_every_layout_into_an_f64_destination) {
+  static const lt_dtype exact_in_f64[] = {LT_U8, LT_I32, LT_F32};
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < 3; k++) {
+    fixture f;
+    fixture_init(&f, c, exact_in_f64[k]);
+    lt_tensor *dst = lt_zeros(LT_F64, c->ndim, c->shape, LT_HOST);
+    LT_ASSERT_OK(lt_copy(dst, f.view));
+    const double *got = lt_data(dst);
+    for (int64_t i = 0; i < f.n; i++)
+      ck_assert_msg(got[i] == element_value(f.dt, f.want + i * (int64_t)f.es), "layout %s, %s: element %lld",
+                    c->name, lt_dtype_name(f.dt), (long long)i);
+    lt_release(dst);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+START_TEST(copy_converts_an_f64_source_into_every_writable_layout) {
+  static const lt_dtype targets[] = {LT_U8, LT_I32, LT_F32, LT_I64};
+  const layout_case *c = &cases[_i];
+  for (int k = 0; k < 4; k++) {
+    fixture f;
+    fixture_init(&f, c, targets[k]);
+    double *vals = malloc(sizeof(double) * (size_t)f.n + 1);
+    unsigned char *as_dt = malloc((size_t)f.n * f.es + 1);
+    for (int64_t i = 0; i < f.n; i++) {
+      int64_t v = (i * 7 + 3) % 200; /* exact in every target */
+      vals[i] = (double)v;
+      unsigned char *p = as_dt + i * (int64_t)f.es;
+      if (f.dt == LT_U8) *p = (unsigned char)v;
+      else if (f.dt == LT_I32) { int32_t x = (int32_t)v; memcpy(p, &x, 4); }
+      else if (f.dt == LT_F32) { float x = (float)v; memcpy(p, &x, 4); }
+      else memcpy(p, &v, 8);
+    }
+    lt_tensor *src = lt_from_data(vals, LT_F64, c->ndim, c->shape);
+    LT_ASSERT_OK_PTR(src);
+    lt_status st = lt_copy(f.view, src);
+    if (c->writable) {
+      LT_ASSERT_OK(st);
+      assert_scattered(&f, as_dt, "converting copy into");
+    } else {
+      ck_assert_int_eq(st, LT_ERR_OVERLAP);
+    }
+    lt_release(src);
+    free(as_dt);
+    free(vals);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
+static void add_layout_tests(TCase *tc) {
+  tcase_add_loop_test(tc, read_gathers_every_layout_in_logical_order, 0, NUM_CASES);
+  tcase_add_loop_test(tc, contiguous_of_every_layout_is_itself_or_a_row_major_gather, 0, NUM_CASES);
+  tcase_add_loop_test(tc, clone_of_every_layout_is_a_row_major_gather, 0, NUM_CASES);
+  tcase_add_loop_test(tc, reshape_to_1_dim_of_every_layout_holds_the_gather, 0, NUM_CASES);
+  tcase_add_loop_test(tc, copy_from_every_layout_into_a_row_major_destination, 0, NUM_CASES);
+  tcase_add_loop_test(tc, write_scatters_into_every_writable_layout, 0, NUM_CASES);
+  tcase_add_loop_test(tc, copy_scatters_into_every_writable_layout, 0, NUM_CASES);
+  tcase_add_loop_test(tc, copy_from_every_layout_into_a_fully_reversed_destination, 0, NUM_CASES);
+  tcase_add_loop_test(tc, copy_converts_from_every_layout_into_an_f64_destination, 0, NUM_CASES);
+  tcase_add_loop_test(tc, copy_converts_an_f64_source_into_every_writable_layout, 0, NUM_CASES);
+}
+
+static Suite *suite(void) {
+  Suite *s = suite_create("copy");
+  TCase *cont = tcase_create("contiguous_clone");
+  tcase_add_test(cont, contiguous_of_a_contiguous_tensor_returns_it_without_copying);
+  tcase_add_test(cont, contiguous_keeps_odd_strides_of_size_1_dims);
+  tcase_add_test(cont, contiguous_of_a_transposed_tensor_is_a_row_major_copy);
+  tcase_add_test(cont, contiguous_of_an_offset_negative_step_view_starts_at_offset_0);
+  tcase_add_test(cont, contiguous_of_an_expanded_tensor_materialises_every_element);
+  tcase_add_test(cont, clone_of_a_contiguous_tensor_is_new_storage);
+  tcase_add_test(cont, clone_of_a_strided_view_is_row_major_with_offset_0);
+  tcase_add_test(cont, clone_of_a_0_dim_tensor_is_a_0_dim_copy);
+  suite_add_tcase(s, cont);
+
+  TCase *resh = tcase_create("reshape_flatten");
+  tcase_add_test(resh, reshape_of_a_contiguous_tensor_is_a_view_without_a_copy);
+  tcase_add_test(resh, reshape_of_a_strided_slice_is_a_view_keeping_the_offset);
+  tcase_add_test(resh, reshape_that_needs_a_copy_returns_row_major_values_and_counts_it);
+  tcase_add_test(resh, reshape_copy_counts_numel_times_element_size_bytes);
+  tcase_add_test(resh, reshape_to_the_same_shape_is_a_view_even_when_not_contiguous);
+  tcase_add_test(resh, reshape_of_an_expanded_scalar_stays_a_view_with_zero_strides);
+  tcase_add_test(resh, reshape_of_an_expanded_row_that_cannot_view_copies_every_element);
+  tcase_add_test(resh, reshape_with_a_numel_mismatch_fails_with_shape);
+  tcase_add_test(resh, flatten_of_a_0_dim_tensor_gives_shape_1);
+  tcase_add_test(resh, flatten_with_equal_start_and_end_keeps_the_geometry);
+  tcase_add_test(resh, flatten_with_start_after_end_fails_with_arg);
+  tcase_add_test(resh, flatten_of_contiguous_dims_is_a_view);
+  tcase_add_test(resh, flatten_of_a_narrowed_tensor_views_the_contiguous_inner_dims);
+  tcase_add_test(resh, flatten_that_needs_a_copy_returns_row_major_values_and_counts_it);
+  suite_add_tcase(s, resh);
+
+  TCase *pol = tcase_create("copy_policy");
+  tcase_add_test(pol, set_copy_policy_returns_the_previous_policy);
+  tcase_add_test(pol, reshape_under_forbid_fails_with_not_viewable_instead_of_copying);
+  tcase_add_test(pol, flatten_under_forbid_fails_with_not_viewable_instead_of_copying);
+  tcase_add_test(pol, reshape_under_forbid_still_returns_views);
+  tcase_add_test(pol, explicit_copies_still_copy_under_forbid);
+  suite_add_tcase(s, pol);
+
+  TCase *cp = tcase_create("copy");
+  tcase_add_test(cp, copy_broadcasts_a_row_across_the_destination_rows);
+  tcase_add_test(cp, copy_broadcasts_a_column_across_the_destination_columns);
+  tcase_add_test(cp, copy_broadcasts_a_0_dim_source_to_every_element);
+  tcase_add_test(cp, copy_adds_new_leading_dims_to_the_source);
+  tcase_add_test(cp, copy_reads_an_expanded_source_with_stride_0);
+  tcase_add_test(cp, copy_into_a_transposed_destination_writes_its_strided_positions);
+  tcase_add_test(cp, copy_into_a_negative_step_destination_reverses_the_source);
+  tcase_add_test(cp, copy_converts_dtype_into_a_strided_destination);
+  tcase_add_test(cp, copy_converts_with_broadcasting);
+  tcase_add_test(cp, copy_rejects_a_source_that_does_not_broadcast);
+  tcase_add_test(cp, copy_into_an_expanded_destination_fails_with_overlap);
+  tcase_add_test(cp, copy_between_disjoint_interleaved_views_of_one_storage);
+  tcase_add_test(cp, copy_between_overlapping_views_fails_with_overlap);
+  tcase_add_test(cp, copy_of_a_tensor_onto_itself_leaves_it_unchanged);
+  tcase_add_test(cp, copy_counts_one_explicit_copy_of_the_destination_bytes);
+  tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
+  suite_add_tcase(s, cp);
+
+  TCase *dev = tcase_create("to_device");
+  tcase_add_test(dev, to_device_host_returns_the_same_tensor);
+  tcase_add_test(dev, to_device_cuda_fails_with_device_error_when_unavailable);
+  suite_add_tcase(s, dev);
+
+  TCase *lay = tcase_create("strided_copy_layouts");
+  add_layout_tests(lay);
+  suite_add_tcase(s, lay);
+  return s;
+}
+
+int main(void) {
+  setup_cases();
+  return lt_run_suite(suite());
+}
