@@ -33,7 +33,8 @@ lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndi
    * flat order as out's own shape does. */
   int64_t dst_strides[LT_MAX_DIMS];
   lt__contiguous_strides(src->ndim, src->shape, dst_strides);
-  char *from = base->storage->data ? base->storage->data + src->offset * (int64_t)lt__dtype_size(base->dtype) : NULL;
+  bool empty = lt__layout_numel(src) == 0;
+  char *from = empty ? NULL : base->storage->data + src->offset * (int64_t)lt__dtype_size(base->dtype);
   lt__copy_request r = {
       .device = base->storage->device, .ndim = src->ndim, .shape = src->shape,
       .dst = lt__tensor_ptr(out), .dst_dtype = out->dtype, .dst_strides = dst_strides,

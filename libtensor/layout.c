@@ -173,7 +173,11 @@ void lt__layout_slice(const lt__layout *in, int dim, int64_t start, int64_t stop
   }
   lt__layout r = *in;
   r.shape[dim] = len;
-  r.offset = in->offset + first * in->strides[dim];
+  /* Only an empty result can overflow here (its offset addresses nothing):
+   * then it keeps the old offset. */
+  int64_t moved;
+  if (!mul_ok(first, in->strides[dim], &moved) || __builtin_add_overflow(in->offset, moved, &r.offset))
+    r.offset = in->offset;
   int64_t stride;
   /* With len <= 1 the stride is never used to step, so an overflowing
    * product may keep the old stride instead. */
@@ -227,7 +231,10 @@ void lt__layout_diagonal(const lt__layout *in, int64_t offset, int d1, int d2, l
     r.strides[j++] = in->strides[i];
   }
   r.shape[r.ndim - 1] = size;
-  r.strides[r.ndim - 1] = in->strides[d1] + in->strides[d2];
+  /* With two or more elements the sum is an element's offset and fits; for
+   * fewer the stride addresses nothing and may stand in unsummed. */
+  if (__builtin_add_overflow(in->strides[d1], in->strides[d2], &r.strides[r.ndim - 1]))
+    r.strides[r.ndim - 1] = in->strides[d1];
   *out = r;
 }
 

@@ -74,7 +74,8 @@ int64_t lt__storage_numel(const lt_tensor *t) {
 }
 
 char *lt__tensor_ptr(const lt_tensor *t) {
-  if (!t->storage->data) return NULL;
+  /* An empty tensor addresses nothing, and its offset may be anything. */
+  if (!t->storage->data || lt__layout_numel(&t->layout) == 0) return NULL;
   return t->storage->data + t->layout.offset * (int64_t)lt__dtype_size(t->dtype);
 }
 

@@ -42,38 +42,42 @@ static bool check_dots(const char *text, int begin, int end, lt__pattern_error *
   return true;
 }
 
-bool lt__lex_side(const char *text, int begin, int end, lt__token *toks, int max, int *n,
-                  lt__pattern_error *err) {
-  if (!check_dots(text, begin, end, err)) return false;
-  int k = 0;
-  for (int i = begin; i < end;) {
-    unsigned char c = (unsigned char)text[i];
-    lt__token t = {.pos = i, .len = 1};
-    if (c == ' ') { i++; continue; }
-    if (c == '(') t.kind = LT__TOK_OPEN;
-    else if (c == ')') t.kind = LT__TOK_CLOSE;
-    else if (c == '.') { t.kind = LT__TOK_ELLIPSIS; t.len = 3; }
-    else if (is_word_char(c)) {
-      t.kind = LT__TOK_WORD;
-      while (i + t.len < end && is_word_char((unsigned char)text[i + t.len])) t.len++;
-    } else if (c < 0x20 || c == 0x7f) {
-      return lt__pattern_fail(err, LT_ERR_PATTERN, i, "unknown character 0x%02x (only spaces separate axes)", c);
-    } else {
-      return lt__pattern_fail(err, LT_ERR_PATTERN, i, "unknown character '%c'", c);
-    }
-    /* einops reads `a...` as one word, an invalid identifier. */
-    int after = i + t.len;
-    bool glued_after = after < end && (t.kind == LT__TOK_ELLIPSIS ? is_word_char((unsigned char)text[after])
-                                                                  : text[after] == '.');
-    if ((t.kind == LT__TOK_WORD || t.kind == LT__TOK_ELLIPSIS) && glued_after)
-      return lt__pattern_fail(err, LT_ERR_PATTERN, i,
-                              "invalid axis identifier: an ellipsis must be separated from names by a space");
-    if (k == max) return lt__pattern_fail(err, LT_ERR_PATTERN, i, "too many tokens in one side");
-    toks[k++] = t;
-    i = after;
+bool lt__lex_begin(lt__lexer *lx, const char *text, int begin, int end, lt__pattern_error *err) {
+  *lx = (lt__lexer){.text = text, .pos = begin, .end = end};
+  return check_dots(text, begin, end, err);
+}
+
+bool lt__lex_at_end(const lt__lexer *lx) { return lx->pos == lx->end; }
+
+bool lt__lex_next(lt__lexer *lx, lt__token *out, lt__pattern_error *err) {
+  const char *text = lx->text;
+  int i = lx->pos, end = lx->end;
+  while (i < end && text[i] == ' ') i++;
+  if (i == end) {
+    lx->pos = end;
+    *out = (lt__token){.kind = LT__TOK_END, .pos = end};
+    return true;
   }
-  if (k == max) return lt__pattern_fail(err, LT_ERR_PATTERN, end, "too many tokens in one side");
-  toks[k] = (lt__token){.kind = LT__TOK_END, .pos = end};
-  *n = k;
+  unsigned char c = (unsigned char)text[i];
+  lt__token t = {.pos = i, .len = 1};
+  if (c == '(') t.kind = LT__TOK_OPEN;
+  else if (c == ')') t.kind = LT__TOK_CLOSE;
+  else if (c == '.') { t.kind = LT__TOK_ELLIPSIS; t.len = 3; }
+  else if (is_word_char(c)) {
+    t.kind = LT__TOK_WORD;
+    while (i + t.len < end && is_word_char((unsigned char)text[i + t.len])) t.len++;
+  } else if (c < 0x20 || c == 0x7f) {
+    return lt__pattern_fail(err, LT_ERR_PATTERN, i, "unknown character 0x%02x (only spaces separate axes)", c);
+  } else {
+    return lt__pattern_fail(err, LT_ERR_PATTERN, i, "unknown character '%c'", c);
+  }
+  /* einops reads `a...` as one word, an invalid identifier. */
+  int after = i + t.len;
+  bool glued = after < end && (t.kind == LT__TOK_ELLIPSIS ? is_word_char((unsigned char)text[after]) : text[after] == '.');
+  if ((t.kind == LT__TOK_WORD || t.kind == LT__TOK_ELLIPSIS) && glued)
+    return lt__pattern_fail(err, LT_ERR_PATTERN, i,
+                            "invalid axis identifier: an ellipsis must be separated from names by a space");
+  lx->pos = after;
+  *out = t;
   return true;
 }

@@ -5,14 +5,15 @@
 
 #include "pattern.h"
 
-#define MAX_TOKENS (LT__PATTERN_MAX + 1)
-
 typedef struct parser {
   const char *text;
-  const lt__token *tok;  /* current token */
+  lt__lexer lx;
+  lt__token tok;         /* the current token */
   lt__ast_side *side;
   lt__pattern_error *err;
 } parser;
+
+static bool advance(parser *p) { return lt__lex_next(&p->lx, &p->tok, p->err); }
 
 bool lt__axis_name_valid(const char *s, int len) {
   if (len == 0 || (s[0] >= '0' && s[0] <= '9') || s[0] == '_' || s[len - 1] == '_') return false;
@@ -47,8 +48,7 @@ static bool add_axis(parser *p, lt__ast_axis a) {
 
 /* A word: a number (unit 1, anonymous >= 2) or a name. Units are dropped:
  * the caller makes a top-level unit an empty group. *unit says which. */
-static bool parse_word(parser *p, bool *unit) {
-  const lt__token *t = p->tok++;
+static bool check_word(parser *p, const lt__token *t, bool *unit) {
   const char *w = p->text + t->pos;
   *unit = false;
   if (all_digits(w, t->len)) {
@@ -74,6 +74,15 @@ static bool parse_word(parser *p, bool *unit) {
   return add_axis(p, (lt__ast_axis){.kind = LT__AXIS_NAME, .pos = t->pos, .len = t->len});
 }
 
+/* The current word: einops checks an unclosed group before the word that
+ * ends the side, so that comes first. */
+static bool parse_word(parser *p, bool *unit, const lt__ast_group *open) {
+  lt__token t = p->tok;
+  if (open && lt__lex_at_end(&p->lx))
+    return lt__pattern_fail(p->err, LT_ERR_PATTERN, open->pos, "unbalanced parentheses: '(' is never closed");
+  return check_word(p, &t, unit) && advance(p);
+}
+
 static bool add_group(parser *p, lt__ast_group g) {
   lt__ast_side *s = p->side;
   if (s->ngroups == LT__SIDE_MAX_GROUPS)
@@ -84,25 +93,24 @@ static bool add_group(parser *p, lt__ast_group g) {
 }
 
 static bool parse_ellipsis(parser *p) {
-  const lt__token *t = p->tok++;
+  int pos = p->tok.pos;
   p->side->ellipsis_group = p->side->ngroups;
-  return add_axis(p, (lt__ast_axis){.kind = LT__AXIS_ELLIPSIS, .pos = t->pos, .len = 3});
+  return add_axis(p, (lt__ast_axis){.kind = LT__AXIS_ELLIPSIS, .pos = pos, .len = 3}) && advance(p);
 }
 
 /* '(' axis* ')' */
 static bool parse_group(parser *p) {
-  lt__ast_group g = {.first = p->side->naxes, .paren = true, .pos = p->tok->pos};
-  p->tok++;
+  lt__ast_group g = {.first = p->side->naxes, .paren = true, .pos = p->tok.pos};
+  if (!advance(p)) return false;
   for (;;) {
     bool unit;
-    switch (p->tok->kind) {
+    switch (p->tok.kind) {
     case LT__TOK_CLOSE:
-      g.end = p->tok->pos + 1;
-      p->tok++;
+      g.end = p->tok.pos + 1;
       g.count = p->side->naxes - g.first;
-      return add_group(p, g);
+      return add_group(p, g) && advance(p);
     case LT__TOK_OPEN:
-      return lt__pattern_fail(p->err, LT_ERR_PATTERN, p->tok->pos,
+      return lt__pattern_fail(p->err, LT_ERR_PATTERN, p->tok.pos,
                               "axis composition is one level only (brackets inside brackets are not allowed)");
     case LT__TOK_END:
       return lt__pattern_fail(p->err, LT_ERR_PATTERN, g.pos, "unbalanced parentheses: '(' is never closed");
@@ -110,7 +118,7 @@ static bool parse_group(parser *p) {
       if (!parse_ellipsis(p)) return false;
       break;
     case LT__TOK_WORD:
-      if (!parse_word(p, &unit)) return false;
+      if (!parse_word(p, &unit, &g)) return false;
       break;
     }
   }
@@ -118,9 +126,9 @@ static bool parse_group(parser *p) {
 
 /* item := axis | group */
 static bool parse_item(parser *p) {
-  int pos = p->tok->pos, end = pos + p->tok->len, first = p->side->naxes;
+  int pos = p->tok.pos, end = pos + p->tok.len, first = p->side->naxes;
   bool unit;
-  switch (p->tok->kind) {
+  switch (p->tok.kind) {
   case LT__TOK_OPEN:
     return parse_group(p);
   case LT__TOK_CLOSE:
@@ -129,18 +137,17 @@ static bool parse_item(parser *p) {
     if (!parse_ellipsis(p)) return false;
     return add_group(p, (lt__ast_group){.first = first, .count = 1, .pos = pos, .end = end});
   default:
-    if (!parse_word(p, &unit)) return false;
+    if (!parse_word(p, &unit, NULL)) return false;
     return add_group(p, (lt__ast_group){.first = first, .count = unit ? 0 : 1, .pos = pos, .end = end});
   }
 }
 
 static bool parse_side(const char *text, int begin, int end, lt__ast_side *side, lt__pattern_error *err) {
-  lt__token toks[MAX_TOKENS];
-  int n;
-  if (!lt__lex_side(text, begin, end, toks, MAX_TOKENS, &n, err)) return false;
-  *side = (lt__ast_side){.ellipsis_group = -1};
-  parser p = {.text = text, .tok = toks, .side = side, .err = err};
-  while (p.tok->kind != LT__TOK_END)
+  side->ngroups = side->naxes = 0;
+  side->ellipsis_group = -1;
+  parser p = {.text = text, .side = side, .err = err};
+  if (!lt__lex_begin(&p.lx, text, begin, end, err) || !advance(&p)) return false;
+  while (p.tok.kind != LT__TOK_END)
     if (!parse_item(&p)) return false;
   return true;
 }

@@ -61,11 +61,19 @@ typedef struct lt__token {
   int pos, len;
 } lt__token;
 
-/* The lexer: the tokens of text[begin, end) into toks (room for max),
- * count in *n. Checks einops' side-level rules first (dots only as one
- * `...`), then characters. False with *err set. */
-bool lt__lex_side(const char *text, int begin, int end, lt__token *toks, int max, int *n,
-                  lt__pattern_error *err);
+/* The lexer, on demand: the parser pulls one token at a time, so faults
+ * are reported in the order einops meets them scanning left to right. */
+typedef struct lt__lexer {
+  const char *text;
+  int pos, end;
+} lt__lexer;
+/* Starts on text[begin, end), first checking einops' side-level rule that
+ * dots appear only as one `...`. False with *err set. */
+bool lt__lex_begin(lt__lexer *lx, const char *text, int begin, int end, lt__pattern_error *err);
+/* The next token (LT__TOK_END at the end). False with *err set. */
+bool lt__lex_next(lt__lexer *lx, lt__token *t, lt__pattern_error *err);
+/* True when the last token ended the side (no separator after it). */
+bool lt__lex_at_end(const lt__lexer *lx);
 
 /* The parser: pattern -> AST, checking syntax, identifiers and duplicate
  * names (the first of einops' checks). False with *err set. */

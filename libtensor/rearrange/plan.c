@@ -86,10 +86,17 @@ static bool axes_valid(planner *p) {
     for (int j = 0; j < i; j++)
       if (p->axes[j].name && !strcmp(p->axes[j].name, n))
         return lt__pattern_fail(p->err, LT_ERR_PATTERN, pos, "axis '%s' is given twice in axes", n);
-    if (p->axes[i].size < 0)
-      return lt__pattern_fail(p->err, LT_ERR_SHAPE, pos, "axis '%s' has a negative length (%lld)", n,
-                              (long long)p->axes[i].size);
   }
+  return true;
+}
+
+/* einops leaves negative lengths to its backend, after its own checks, so
+ * this comes after inference and divisibility. */
+static bool lengths_non_negative(planner *p) {
+  for (int i = 0; i < p->naxes; i++)
+    if (p->axes[i].size < 0)
+      return lt__pattern_fail(p->err, LT_ERR_SHAPE, occurrence(p, p->axes[i].name), "axis '%s' has a negative length (%lld)",
+                              p->axes[i].name, (long long)p->axes[i].size);
   return true;
 }
 
@@ -261,7 +268,7 @@ bool lt__plan(const lt__ast *ast, lt__pattern_op op, int ndim, const int64_t *sh
   *r = (lt__recipe){0};
   planner p = {.ast = ast, .op = op, .axes = axes, .naxes = naxes, .err = err, .r = r};
   if (!new_axes_have_lengths(&p) || !ndim_matches(&p, ndim) || !axes_valid(&p) || !one_unknown_per_group(&p) ||
-      !split_input(&p, shape) || !compose_output(&p))
+      !split_input(&p, shape) || !lengths_non_negative(&p) || !compose_output(&p))
     return false;
   find_reduced(&p);
   return true;

@@ -123,13 +123,13 @@ static lt_tensor *reduce_into_new(const lt_tensor *t, const lt__layout *le, cons
     a.src_strides[r->n_mid + k] = le->strides[r->reduced[k]];
     folded *= a.shape[r->n_mid + k];
   }
-  if (folded == 0 && kept > 0 && (op == LT_MAX || op == LT_MIN))
+  if (folded == 0 && (op == LT_MAX || op == LT_MIN))
     return lt__fail_null(LT_ERR_SHAPE, "reduce: %s over an empty axis has no identity", op == LT_MAX ? "max" : "min");
   lt_tensor *out = lt__tensor_alloc(t->dtype, r->n_out, r->out_shape, t->storage->device, name);
   if (!out) return NULL;
   if (kept > 0) {
     const lt__backend *b = lt__backend_table(t->storage->device.kind);
-    a.src = t->storage->data + le->offset * (int64_t)lt__dtype_size(t->dtype);
+    a.src = folded > 0 ? t->storage->data + le->offset * (int64_t)lt__dtype_size(t->dtype) : NULL;
     a.dst = lt__tensor_ptr(out);
     lt_status s = b->reduce(&a);
     if (s != LT_OK) {
@@ -146,9 +146,9 @@ LT_API lt_tensor *lt_reduce(const lt_tensor *t, const char *pattern, lt_reductio
                             int naxes) {
   const char *name = "reduce";
   if (!check_args(t, pattern, axes, naxes, name)) return NULL;
-  if ((unsigned)op > LT_PROD) return lt__fail_null(LT_ERR_ARG, "reduce: %d is not an lt_reduction", (int)op);
   lt__recipe r;
   if (!plan_for(t, pattern, LT__OP_REDUCE, axes, naxes, name, &r)) return NULL;
+  if ((unsigned)op > LT_PROD) return lt__fail_null(LT_ERR_ARG, "reduce: %d is not an lt_reduction", (int)op);
   lt__layout le, lm;
   elementary(t, &r, &le);
   if (r.reduces && op == LT_MEAN && !lt__dtype_is_float(t->dtype))

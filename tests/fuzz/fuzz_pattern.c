@@ -1,11 +1,29 @@
 /* libFuzzer target for the einops pattern path: the input's first bytes
  * choose an op, an input shape and axis lengths, the rest is the pattern.
  * Anything may fail; nothing may crash, leak or trip a sanitizer. */
+#define _POSIX_C_SOURCE 200112L
 #include <libtensor.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* Patterns may legitimately ask for huge repeats; an allocator that refuses
+ * more than 64 MiB keeps runs fast and exercises the LT_ERR_NOMEM paths. */
+static void *capped_alloc(size_t size, size_t align, void *ctx) {
+  (void)ctx;
+  void *p = NULL;
+  if (size > ((size_t)64 << 20)) return NULL;
+  return posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1) ? NULL : p;
+}
+
+static void capped_free(void *p, size_t size, size_t align, void *ctx) {
+  (void)size, (void)align, (void)ctx;
+  free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const lt_allocator capped = {capped_alloc, capped_free, NULL};
+  lt_set_allocator(&capped);
   if (size < 4) return 0;
   int op = data[0] % 3, ndim = data[1] % 5;
   int64_t shape[4];

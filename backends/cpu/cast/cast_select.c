@@ -1,6 +1,14 @@
 /* Choosing a cast kernel: by dtype pair and mode, then by what this CPU
  * runs (detected once), preferring AVX-512 over AVX2 over scalar. */
+#include <cpuid.h>
+
 #include "cast.h"
+
+/* F16C, which not every compiler's __builtin_cpu_supports names. */
+static bool has_f16c(void) {
+  unsigned a, b, c, d;
+  return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
 
 static int format_index(lt_dtype dt) {
   switch (dt) {
@@ -15,7 +23,7 @@ static int format_index(lt_dtype dt) {
 static bool path_runs(lt__cast_path path) {
   switch (path) {
   case LT__CAST_SCALAR: return true;
-  case LT__CAST_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  case LT__CAST_AVX2: return __builtin_cpu_supports("avx2") && has_f16c();
   case LT__CAST_AVX512:
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
