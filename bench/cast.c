@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     else return fprintf(stderr, "usage: %s [--json] [--mib N] [--reps N]\n", argv[0]), 2;
   }
   if (reps < 1 || reps > 64 || mib < 1) return fprintf(stderr, "bad --reps or --mib\n"), 2;
+  lt_set_num_threads(1); /* kernel against memcpy, one thread each */
   int64_t n = mib * 1024 * 1024 / 4; /* the F32 side holds `mib` MiB */
   lt_tensor *f32 = lt_empty(LT_F32, 1, &n, LT_HOST);
   if (!f32) return fprintf(stderr, "%s\n", lt_last_error()), 1;

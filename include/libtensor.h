@@ -9,5 +9,6 @@
 #include "libtensor/copy.h"
 #include "libtensor/stats.h"
 #include "libtensor/rearrange.h"
+#include "libtensor/threads.h"
 
 #endif

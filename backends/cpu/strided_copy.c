@@ -10,6 +10,7 @@
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "error.h"
+#include "pool.h"
 
 typedef struct run {
   char *dst;
@@ -72,10 +73,10 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
   return LT_OK;
 }
 
-lt_status lt__cpu_copy(const lt__copy_args *a) {
+/* The copy of a whole lt__copy_args on this thread. */
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
-  lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   int inner = a->ndim - 1;
   run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses};
   if (inner >= 0) {
@@ -103,4 +104,33 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     }
     if (d < 0) return LT_OK;
   }
+}
+
+typedef struct parallel_copy {
+  const lt__copy_args *a;
+  lt__cast_fn fast;
+} parallel_copy;
+
+/* One thread's share: indices [begin, end) of the outermost dim. */
+static void copy_range(void *ctx, int64_t begin, int64_t end) {
+  const parallel_copy *pc = ctx;
+  lt__copy_args part = *pc->a;
+  part.shape[0] = end - begin;
+  part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
+  part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
+  copy_block(&part, pc->fast);
+}
+
+lt_status lt__cpu_copy(const lt__copy_args *a) {
+  bool same = a->dst_dtype == a->src_dtype;
+  lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
+  /* Only copies that cannot fail go to the pool: a failure's message is
+   * thread-local and must reach the caller's thread. */
+  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast);
+  int64_t numel = 1;
+  for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
+  int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
+  parallel_copy pc = {a, fast};
+  lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
+  return LT_OK;
 }
