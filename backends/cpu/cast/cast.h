@@ -17,7 +17,8 @@ typedef void (*lt__cast_fn)(void *dst, const void *src, int64_t n);
 typedef enum lt__cast_path { LT__CAST_SCALAR, LT__CAST_AVX2, LT__CAST_AVX512, LT__CAST_NPATHS } lt__cast_path;
 
 /* The kernel converting src to dst in mode on one path; NULL when the pair
- * has no kernel on that path or this CPU cannot run it. */
+ * has no kernel on that path or this CPU cannot run it (widening has
+ * kernels for LT_CAST_DEFAULT only). */
 lt__cast_fn lt__cast_kernel(lt_dtype dst, lt_dtype src, lt_cast_mode mode, lt__cast_path path);
 /* The fastest kernel this CPU runs for the pair, or NULL (use the generic
  * element path). */

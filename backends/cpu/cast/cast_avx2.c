@@ -33,7 +33,7 @@ static inline __m128i f16_fix_nan(__m128i h, __m256i bits) {
   return _mm256_castsi256_si128(_mm256_permute4x64_epi64(packed, 0x08));
 }
 
-static void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+static inline __attribute__((always_inline)) void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
   const float *s = src;
   char *d = dst;
   const __m256 lim = _mm256_set1_ps(65504.0f), nlim = _mm256_set1_ps(-65504.0f);
@@ -68,7 +68,7 @@ static inline __m128i pack16(__m256i v) {
   return _mm256_castsi256_si128(_mm256_permute4x64_epi64(p, 0x08));
 }
 
-static void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+static inline __attribute__((always_inline)) void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
   const float *s = src;
   char *d = dst;
   const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(0x7FFF);
@@ -118,7 +118,7 @@ static const fp8 E4M3 = {3, 7, 0x7E, 0x7F, 0x7F, false};
 static const fp8 E5M2 = {2, 15, 0x7B, 0x7E, 0x7C, true};
 
 /* 8 float32 bit patterns -> 8 FP8 codes in 32-bit lanes. */
-static inline __m256i fp8_encode8(__m256i b, const fp8 *t, lt_cast_mode mode) {
+static inline __attribute__((always_inline)) __m256i fp8_encode8(__m256i b, const fp8 *t, lt_cast_mode mode) {
   const __m256i absmask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
   __m256i abs = _mm256_and_si256(b, absmask);
   int drop = 23 - t->m, emin = 1 - t->bias;
@@ -156,7 +156,7 @@ static inline __m256i fp8_encode8(__m256i b, const fp8 *t, lt_cast_mode mode) {
   return _mm256_or_si256(code, sign);
 }
 
-static void fp8_encode(void *dst, const void *src, int64_t n, const fp8 *t, lt_cast_mode mode, lt__cast_fn scalar) {
+static inline __attribute__((always_inline)) void fp8_encode(void *dst, const void *src, int64_t n, const fp8 *t, lt_cast_mode mode, lt__cast_fn scalar) {
   const float *s = src;
   char *d = dst;
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);

@@ -20,7 +20,7 @@ static inline __mmask16 nan_mask(__m512i abs) { return _mm512_cmpgt_epi32_mask(a
 
 /* ---- F16 ---- */
 
-static void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+static inline __attribute__((always_inline)) void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
   const float *s = src;
   char *d = dst;
   const __m512 lim = _mm512_set1_ps(65504.0f), nlim = _mm512_set1_ps(-65504.0f);
@@ -54,7 +54,7 @@ static void from_f16(void *dst, const void *src, int64_t n) {
 
 /* ---- BF16 ---- */
 
-static void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+static inline __attribute__((always_inline)) void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
   const float *s = src;
   char *d = dst;
   int64_t i = 0;
@@ -91,47 +91,39 @@ static void from_bf16(void *dst, const void *src, int64_t n) {
 
 typedef struct fp8 {
   int m, bias;
-  int max_finite, nan, inf_default;  /* inf_default: what LT_CAST_DEFAULT makes of inf */
+  int max_finite, nan;
   bool has_inf;
 } fp8;
 
-static const fp8 E4M3 = {3, 7, 0x7E, 0x7F, 0x7F, false};
-static const fp8 E5M2 = {2, 15, 0x7B, 0x7E, 0x7C, true};
+static const fp8 E4M3 = {3, 7, 0x7E, 0x7F, false};
+static const fp8 E5M2 = {2, 15, 0x7B, 0x7E, true};
 
-static inline __m512i fp8_encode16(__m512i b, const fp8 *t, lt_cast_mode mode) {
+/* 16 float32 -> 16 FP8 codes in 32-bit lanes. Normal results round by
+ * adding the rounding bias to the bits; subnormal ones are |x| scaled to
+ * units of the smallest subnormal (exact: a power of two) and converted
+ * with embedded round-to-nearest-even, which ignores MXCSR. (Only float32
+ * subnormals could meet DAZ there, and they encode to 0 either way.) */
+static inline __attribute__((always_inline)) __m512i fp8_encode16(__m512i b, const fp8 *t, lt_cast_mode mode) {
   __m512i abs = _mm512_and_si512(b, splat(0x7FFFFFFF));
   int drop = 23 - t->m, emin = 1 - t->bias;
-  /* Normal results: add the rounding bias to the bits, drop, rebias. */
   __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(abs, drop), splat(1));
   __m512i r = _mm512_add_epi32(abs, _mm512_add_epi32(splat((1 << (drop - 1)) - 1), lsb));
   __m512i code = _mm512_sub_epi32(_mm512_srli_epi32(r, drop), splat((127 - t->bias) << t->m));
-  /* Subnormal results: the 24-bit significand shifted by 23 + emin - m - e. */
-  __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(abs, 23), splat(127));
-  __mmask16 sub = _mm512_cmpgt_epi32_mask(splat(emin), e);
-  if (sub) {
-    __mmask16 norm32 = _mm512_cmpgt_epi32_mask(abs, splat(0x007FFFFF));
-    __m512i sig = _mm512_mask_or_epi32(abs, norm32, _mm512_and_si512(abs, splat(0x7FFFFF)), splat(0x800000));
-    e = _mm512_mask_mov_epi32(splat(-126), norm32, e);
-    __m512i sh = _mm512_min_epi32(_mm512_sub_epi32(splat(23 + emin - t->m), e), splat(31));
-    __m512i q = _mm512_srlv_epi32(sig, sh);
-    __m512i rem = _mm512_sub_epi32(sig, _mm512_sllv_epi32(q, sh));
-    __m512i half = _mm512_sllv_epi32(splat(1), _mm512_sub_epi32(sh, splat(1)));
-    __mmask16 up = _mm512_cmpgt_epi32_mask(rem, half) |
-                   (_mm512_cmpeq_epi32_mask(rem, half) & _mm512_test_epi32_mask(q, splat(1)));
-    q = _mm512_mask_add_epi32(q, up, q, splat(1));
-    code = _mm512_mask_mov_epi32(code, sub, q);
-  }
-  /* Finite overflow (the input test catches codes that wrapped), inf, NaN. */
-  int over = mode == LT_CAST_SATURATE ? t->max_finite : t->has_inf ? t->max_finite + 1 : t->max_finite;
-  __mmask16 big = _mm512_cmpgt_epi32_mask(code, splat(t->max_finite)) | _mm512_cmpgt_epi32_mask(abs, splat(0x7F000000));
-  code = _mm512_mask_mov_epi32(code, big, splat(over));
-  int inf_code = mode == LT_CAST_SATURATE ? t->max_finite : t->inf_default;
-  code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(abs, splat(0x7F800000)), splat(inf_code));
-  code = _mm512_mask_mov_epi32(code, nan_mask(abs), splat(t->nan));
-  return _mm512_or_si512(code, _mm512_and_si512(_mm512_srli_epi32(b, 24), splat(0x80)));
+  __mmask16 sub = _mm512_cmplt_epi32_mask(abs, splat((emin + 127) << 23));
+  __m512 scaled = _mm512_mul_ps(_mm512_castsi512_ps(abs), _mm512_set1_ps((float)(1 << (t->m - emin))));
+  code = _mm512_mask_mov_epi32(code, sub, _mm512_cvt_roundps_epi32(scaled, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  /* Finite overflow and inf: clamp (codes of finite inputs fit in 31 bits;
+   * inf and NaN inputs may have wrapped, and are fixed next). */
+  bool saturate = mode == LT_CAST_SATURATE || !t->has_inf;
+  int over = saturate ? t->max_finite : t->max_finite + 1;
+  code = _mm512_min_epu32(code, splat(over));
+  /* NaN stays NaN; E4M3 has no inf, so by default inf becomes NaN too. */
+  int special_above = (!t->has_inf && mode == LT_CAST_DEFAULT) ? 0x7F7FFFFF : 0x7F800000;
+  code = _mm512_mask_mov_epi32(code, _mm512_cmpgt_epi32_mask(abs, splat(special_above)), splat(t->nan));
+  return _mm512_ternarylogic_epi32(code, _mm512_srli_epi32(b, 24), splat(0x80), 0xF8); /* code | (b>>24 & 0x80) */
 }
 
-static void fp8_encode(void *dst, const void *src, int64_t n, const fp8 *t, lt_cast_mode mode, lt__cast_fn scalar) {
+static inline __attribute__((always_inline)) void fp8_encode(void *dst, const void *src, int64_t n, const fp8 *t, lt_cast_mode mode, lt__cast_fn scalar) {
   const float *s = src;
   char *d = dst;
   int64_t i = 0;
@@ -164,21 +156,22 @@ static void from_e5m2(void *dst, const void *src, int64_t n) {
   tail(lt__cast_scalar_table.decode[3], dst, 4, src, 1, i, n);
 }
 
-/* E4M3: normals rebias into float32 bits; subnormals are m * 2^-9, exact
- * in float arithmetic; the one NaN code keeps its payload, quieted. */
+/* E4M3 bits shifted into F16's layout are the same value times 2^-8
+ * (biases 7 and 15), subnormals included: widen through the F16
+ * conversion and scale back exactly. The one NaN code becomes a NaN. */
 static void from_e4m3(void *dst, const void *src, int64_t n) {
   const uint8_t *s = src;
   float *d = dst;
+  const __m256i mag_mask = _mm256_set1_epi16(0x7F), sign_mask = _mm256_set1_epi16(0x80);
   int64_t i = 0;
   for (; i + V <= n; i += V) {
-    __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(s + i)));
-    __m512i mag = _mm512_and_si512(c, splat(0x7F));
-    __m512i f = _mm512_add_epi32(_mm512_slli_epi32(mag, 20), splat(120 << 23));
-    __m512 sub = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_and_si512(mag, splat(7))), _mm512_set1_ps(1.0f / 512));
-    f = _mm512_mask_mov_epi32(f, _mm512_cmpgt_epi32_mask(splat(8), mag), _mm512_castps_si512(sub));
-    f = _mm512_mask_mov_epi32(f, _mm512_cmpeq_epi32_mask(mag, splat(0x7F)), splat(0x7FF00000));
-    f = _mm512_or_si512(f, _mm512_slli_epi32(_mm512_and_si512(c, splat(0x80)), 24));
-    _mm512_storeu_si512(d + i, f);
+    __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(s + i)));
+    __m256i mag = _mm256_and_si256(c, mag_mask);
+    __m256i h = _mm256_or_si256(_mm256_slli_epi16(mag, 7), _mm256_slli_epi16(_mm256_and_si256(c, sign_mask), 8));
+    __m512 f = _mm512_mul_ps(_mm512_cvtph_ps(h), _mm512_set1_ps(256.0f));
+    __mmask16 nan = _mm256_cmpeq_epi16_mask(mag, mag_mask);
+    __m512i bits = _mm512_mask_or_epi32(_mm512_castps_si512(f), nan, _mm512_castps_si512(f), splat(0x7FF00000));
+    _mm512_storeu_si512(d + i, bits);
   }
   tail(lt__cast_scalar_table.decode[2], dst, 4, src, 1, i, n);
 }

@@ -61,6 +61,7 @@ static inline uint32_t decode(uint32_t h, const narrow *t) {
   if (t->has_inf && field == top) return s | 0x7F800000u;
   if (field == 0) { /* zero or subnormal: frac * 2^(1 - bias - m), normalised */
     if (frac == 0) return s;
+    if (t->bias == 127) return s | (frac << (23 - t->m)); /* BF16: float32's own subnormals */
     int p = 31 - __builtin_clz(frac);
     return s | ((uint32_t)(128 - t->bias - t->m + p) << 23) | ((frac << (23 - p)) & 0x7FFFFFu);
   }

@@ -41,7 +41,9 @@ lt__cast_fn lt__cast_kernel(lt_dtype dst, lt_dtype src, lt_cast_mode mode, lt__c
   if ((unsigned)path >= LT__CAST_NPATHS || !path_runs(path) || (unsigned)mode > LT_CAST_SATURATE) return NULL;
   const lt__cast_table *t = table_of(path);
   if (src == LT_F32 && format_index(dst) >= 0) return t->encode[format_index(dst)][mode];
-  if (dst == LT_F32 && format_index(src) >= 0) return t->decode[format_index(src)];
+  /* Widening kernels keep inf; saturating it to FLT_MAX is the generic
+   * path's job (a mode nobody needs fast when widening). */
+  if (dst == LT_F32 && format_index(src) >= 0 && mode == LT_CAST_DEFAULT) return t->decode[format_index(src)];
   return NULL;
 }
 
