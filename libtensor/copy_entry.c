@@ -1,4 +1,4 @@
-/* The one strided-copy entry: plan (coalesce), dispatch, count, trace. */
+/* The one strided-copy entry: plan (copy_plan.c), dispatch, count, trace. */
 #include "copy_entry.h"
 
 #include <stdio.h>
@@ -23,19 +23,22 @@ bool lt__implicit_copy_allowed(void) { return policy == LT_COPY_ALLOW; }
 lt_status lt__copy_run(const lt__copy_request *r) {
   const lt__backend *b = lt__backend_for(r->device, r->op);
   if (!b) return lt_last_status();
-  lt__copy_args a = {.ndim = r->ndim, .dst = r->dst, .src = r->src, .dst_dtype = r->dst_dtype,
-                     .src_dtype = r->src_dtype, .mode = r->mode};
-  size_t n = sizeof(int64_t) * (size_t)r->ndim;
-  if (r->ndim > 0) {
-    memcpy(a.shape, r->shape, n);
-    memcpy(a.dst_strides, r->dst_strides, n);
-    memcpy(a.src_strides, r->src_strides, n);
+  lt__copy_args a = {.dst = r->dst, .src = r->src, .dst_dtype = r->dst_dtype, .src_dtype = r->src_dtype,
+                     .mode = r->mode};
+  lt__copy_plan plan;
+  lt__plan_copy(r->ndim, r->shape, r->dst_strides, r->src_strides, &plan);
+  a.kind = plan.kind;
+  a.transpose_dim = plan.transpose_dim;
+  a.ndim = plan.ndim;
+  size_t n = sizeof(int64_t) * (size_t)plan.ndim;
+  if (plan.ndim > 0) {
+    memcpy(a.shape, plan.shape, n);
+    memcpy(a.dst_strides, plan.dst_strides, n);
+    memcpy(a.src_strides, plan.src_strides, n);
   }
   int64_t numel;
   lt__shape_numel(r->ndim, r->shape, &numel);
-  if (numel > 0) {
-    int64_t *strides[2] = {a.dst_strides, a.src_strides};
-    a.ndim = lt__coalesce(a.ndim, a.shape, 2, strides);
+  if (plan.kind != LT__PLAN_EMPTY) {
     lt_status s = b->copy(&a);
     if (s != LT_OK) {
       char why[512]; /* kernels say what failed; the message names the operation */

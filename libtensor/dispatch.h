@@ -11,11 +11,16 @@
 #include "libtensor/copy.h"
 #include "libtensor/types.h"
 
-/* One strided copy on one device, already coalesced by the core: for every
- * index tuple of shape, dst[sum i*dst_strides] = convert(src[sum
- * i*src_strides]). Strides are in elements and may be negative or (for
- * src) zero; ndim 0 is one element. Pointers address element (0,...,0). */
+#include "copy_plan.h"
+
+/* One strided copy on one device, planned by the core (copy_plan.h: dims
+ * in the destination's order, merged, classified): for every index tuple
+ * of shape, dst[sum i*dst_strides] = convert(src[sum i*src_strides]).
+ * Strides are in elements and may be negative or (for src) zero; ndim 0 is
+ * one element. Pointers address element (0,...,0). */
 typedef struct lt__copy_args {
+  lt__copy_kind_of_loop kind;
+  int transpose_dim;       /* for LT__PLAN_TRANSPOSE */
   int ndim;
   int64_t shape[LT_MAX_DIMS];
   int64_t dst_strides[LT_MAX_DIMS];

@@ -1,0 +1,58 @@
+/* The copy planner: loop order by destination strides, merging, and the
+ * kind of innermost loop. */
+#include "copy_plan.h"
+
+#include "layout.h"
+
+static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
+
+/* True when dim a should be outside dim b: a larger destination stride
+ * first, ties broken by the source's. */
+static bool outer_first(const lt__copy_plan *p, int a, int b) {
+  if (mag(p->dst_strides[a]) != mag(p->dst_strides[b])) return mag(p->dst_strides[a]) > mag(p->dst_strides[b]);
+  return mag(p->src_strides[a]) > mag(p->src_strides[b]);
+}
+
+static lt__copy_kind_of_loop classify(const lt__copy_plan *p) {
+  if (p->ndim == 0) return LT__PLAN_SPAN;
+  int in = p->ndim - 1;
+  bool dst_dense = p->dst_strides[in] == 1, src_dense = p->src_strides[in] == 1;
+  if (dst_dense && src_dense) return p->ndim == 1 ? LT__PLAN_SPAN : LT__PLAN_RUNS;
+  if (dst_dense && p->transpose_dim >= 0) return LT__PLAN_TRANSPOSE;
+  return LT__PLAN_STRIDED;
+}
+
+void lt__plan_copy(int ndim, const int64_t *shape, const int64_t *dst_strides, const int64_t *src_strides,
+                   lt__copy_plan *plan) {
+  lt__copy_plan p = {.ndim = ndim, .transpose_dim = -1};
+  int64_t numel;
+  lt__shape_numel(ndim, shape, &numel);
+  if (numel == 0) {
+    *plan = (lt__copy_plan){.kind = LT__PLAN_EMPTY, .transpose_dim = -1};
+    return;
+  }
+  /* Loop order: a stable insertion sort (at most LT_MAX_DIMS dims) of the
+   * dims by the destination's strides, so the destination is written in
+   * order. */
+  int order[LT_MAX_DIMS];
+  for (int i = 0; i < ndim; i++) {
+    order[i] = i;
+    p.dst_strides[i] = dst_strides[i], p.src_strides[i] = src_strides[i];
+  }
+  for (int i = 1; i < ndim; i++) {
+    int k = order[i], j = i;
+    for (; j > 0 && outer_first(&p, k, order[j - 1]); j--) order[j] = order[j - 1];
+    order[j] = k;
+  }
+  for (int i = 0; i < ndim; i++) {
+    p.shape[i] = shape[order[i]];
+    p.dst_strides[i] = dst_strides[order[i]];
+    p.src_strides[i] = src_strides[order[i]];
+  }
+  int64_t *strides[2] = {p.dst_strides, p.src_strides};
+  p.ndim = lt__coalesce(ndim, p.shape, 2, strides);
+  for (int i = 0; i + 1 < p.ndim; i++)
+    if (p.src_strides[i] == 1) p.transpose_dim = i;
+  p.kind = classify(&p);
+  *plan = p;
+}
