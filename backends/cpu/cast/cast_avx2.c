@@ -10,6 +10,14 @@
 
 #define V 8
 
+/* Reading ahead keeps enough cache misses in flight: with a few dozen
+ * instructions per cache line, the out-of-order window alone does not, and
+ * a large cast then runs at half of memcpy's bandwidth. */
+#define PREFETCH_AHEAD 2048
+static inline void read_ahead(const void *p, int64_t i, size_t es) {
+  __builtin_prefetch((const char *)p + i * (int64_t)es + PREFETCH_AHEAD, 0, 3); /* _mm_prefetch got dropped by gcc 12 here */
+}
+
 /* Converts the tail (fewer than V elements) with the scalar kernel. */
 static void tail(lt__cast_fn scalar, void *dst, size_t dsize, const void *src, size_t ssize, int64_t done, int64_t n) {
   if (done < n) scalar((char *)dst + done * (int64_t)dsize, (const char *)src + done * (int64_t)ssize, n - done);
@@ -39,6 +47,7 @@ static inline __attribute__((always_inline)) void f16_encode(void *dst, const vo
   const __m256 lim = _mm256_set1_ps(65504.0f), nlim = _mm256_set1_ps(-65504.0f);
   int64_t i = 0;
   for (; i + V <= n; i += V) {
+    read_ahead(src, i, 4);
     __m256i bits = load8_f32_bits(s + i);
     __m256 x = _mm256_castsi256_ps(bits);
     /* min/max return their second operand for a NaN, so NaNs pass. */
@@ -56,7 +65,10 @@ static void from_f16(void *dst, const void *src, int64_t n) {
   const char *s = src;
   float *d = dst;
   int64_t i = 0;
-  for (; i + V <= n; i += V) _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(s + 2 * i))));
+  for (; i + V <= n; i += V) {
+    read_ahead(src, i, 2);
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(s + 2 * i))));
+  }
   tail(lt__cast_scalar_table.decode[0], dst, 4, src, 2, i, n);
 }
 
@@ -76,6 +88,7 @@ static inline __attribute__((always_inline)) void bf16_encode(void *dst, const v
   const __m256i inf = _mm256_set1_epi32(0x7F80), max = _mm256_set1_epi32(0x7F7F);
   int64_t i = 0;
   for (; i + V <= n; i += V) {
+    read_ahead(src, i, 4);
     __m256i b = load8_f32_bits(s + i);
     __m256i abs = _mm256_and_si256(b, absmask);
     __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(abs, 16), one);
@@ -98,6 +111,7 @@ static void from_bf16(void *dst, const void *src, int64_t n) {
   const __m256i absmask = _mm256_set1_epi32(0x7FFFFFFF), quiet = _mm256_set1_epi32(0x00400000);
   int64_t i = 0;
   for (; i + V <= n; i += V) {
+    read_ahead(src, i, 2);
     __m256i f = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(s + 2 * i))), 16);
     __m256i nan = is_nan(_mm256_and_si256(f, absmask));
     f = _mm256_or_si256(f, _mm256_and_si256(nan, quiet));
@@ -162,6 +176,7 @@ static inline __attribute__((always_inline)) void fp8_encode(void *dst, const vo
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   int64_t i = 0;
   for (; i + 4 * V <= n; i += 4 * V) {
+    read_ahead(src, i, 4);
     __m256i a = fp8_encode8(load8_f32_bits(s + i), t, mode);
     __m256i b = fp8_encode8(load8_f32_bits(s + i + 8), t, mode);
     __m256i c = fp8_encode8(load8_f32_bits(s + i + 16), t, mode);
@@ -192,6 +207,7 @@ static void from_e5m2(void *dst, const void *src, int64_t n) {
   float *d = dst;
   int64_t i = 0;
   for (; i + V <= n; i += V) {
+    read_ahead(src, i, 1);
     __m128i bytes = _mm_loadl_epi64((const __m128i *)(s + i));
     __m128i h = _mm_slli_epi16(_mm_cvtepu8_epi16(bytes), 8);
     _mm256_storeu_ps(d + i, _mm256_cvtph_ps(h));
@@ -206,6 +222,7 @@ static void from_e4m3(void *dst, const void *src, int64_t n) {
   float *d = dst;
   int64_t i = 0;
   for (; i + V <= n; i += V) {
+    read_ahead(src, i, 1);
     __m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s + i)));
     __m256i sign = _mm256_slli_epi32(_mm256_and_si256(c, _mm256_set1_epi32(0x80)), 24);
     __m256i mag = _mm256_and_si256(c, _mm256_set1_epi32(0x7F));
