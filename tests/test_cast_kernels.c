@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cast.h"
@@ -607,6 +608,52 @@ START_TEST(decode_from_and_to_unaligned_pointers_matches_the_reference) {
 }
 END_TEST
 
+/* Outputs of 8 MiB and more are written with streaming stores after an
+ * aligning scalar head: a long run, at aligned and odd destination
+ * offsets, must match the scalar kernel (itself checked against the
+ * reference above) element for element, both ways. */
+#define LONG_RUN ((int64_t)9 << 20) /* elements: every output is >= 9 MiB */
+START_TEST(long_runs_written_with_streaming_stores_match_the_scalar_kernel) {
+  const fmt *f = &FORMATS[_i];
+  size_t es = fmt_size(f);
+  uint32_t *in = malloc((size_t)LONG_RUN * 4 + 64);
+  uint8_t *want = malloc((size_t)LONG_RUN * 4 + 64), *got = malloc((size_t)LONG_RUN * 4 + 64);
+  ck_assert(in && want && got);
+  uint32_t x = 2463534242u;
+  for (int64_t i = 0; i < LONG_RUN; i++) { /* xorshift: signs, exponents, NaNs and all */
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    in[i] = x;
+  }
+  report rep = {""};
+  for (int64_t off = 0; off <= 1; off++) {
+    int64_t n = LONG_RUN - off;
+    encoder(f, LT_CAST_DEFAULT, LT__CAST_SCALAR)(want, in, n);
+    for (int p = 1; p < LT__CAST_NPATHS; p++) {
+      lt__cast_fn fn = encoder(f, LT_CAST_DEFAULT, p);
+      if (!fn) continue;
+      fn(got + off * (int64_t)es, in, n);
+      if (memcmp(got + off * (int64_t)es, want, (size_t)n * es))
+        report_add(&rep, "f32 -> %s path %s, dst+%lld: a long run differs from the scalar kernel", f->name,
+                   PATH_NAMES[p], (long long)off);
+    }
+    /* Decode the encoded codes back. */
+    decoder(f, LT_CAST_DEFAULT, LT__CAST_SCALAR)(in, want, n);
+    for (int p = 1; p < LT__CAST_NPATHS; p++) {
+      lt__cast_fn fn = decoder(f, LT_CAST_DEFAULT, p);
+      if (!fn) continue;
+      fn(got + off * 4, want, n);
+      if (memcmp(got + off * 4, in, (size_t)n * 4))
+        report_add(&rep, "%s -> f32 path %s, dst+%lld: a long run differs from the scalar kernel", f->name,
+                   PATH_NAMES[p], (long long)off);
+    }
+  }
+  free(in);
+  free(want);
+  free(got);
+  ck_assert_msg(rep.text[0] == '\0', "%s", rep.text);
+}
+END_TEST
+
 /* ---- the public path: lt_copy and lt_cast on strided views ----------------------------------- */
 
 #define MAX_ELEMS 42000
@@ -836,6 +883,8 @@ static Suite *suite(void) {
   tcase_add_loop_test(runs, encode_from_and_to_unaligned_pointers_matches_the_reference, 0, 4);
   tcase_add_loop_test(runs, decode_runs_of_length_0_to_67_match_the_reference, 0, 4);
   tcase_add_loop_test(runs, decode_from_and_to_unaligned_pointers_matches_the_reference, 0, 4);
+  tcase_add_loop_test(runs, long_runs_written_with_streaming_stores_match_the_scalar_kernel, 0, 4);
+  tcase_set_timeout(runs, 60);
   suite_add_tcase(s, runs);
 
   TCase *pub = tcase_create("public_path");
