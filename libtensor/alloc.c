@@ -22,6 +22,7 @@ static void default_free(void *p, size_t size, size_t align, void *ctx) {
 static lt_allocator current = {default_alloc, default_free, NULL};
 
 LT_API void lt_set_allocator(const lt_allocator *a) {
+  lt_empty_cache(); /* cached blocks go back to the allocator that gave them */
   if (a && a->alloc && a->free) current = *a;
   else current = (lt_allocator){default_alloc, default_free, NULL};
 }

@@ -66,8 +66,9 @@ LT_API lt_tensor *lt_contiguous(const lt_tensor *t) {
     lt__ok();
     return lt_retain((lt_tensor *)t);
   }
-  char have[LT__TENSOR_BUF], why[LT__TENSOR_BUF + 32];
-  snprintf(why, sizeof why, "%s is not contiguous", lt__fmt_tensor(have, sizeof have, t));
+  char have[LT__TENSOR_BUF], why[LT__TENSOR_BUF + 32] = "";
+  if (lt__trace_on()) /* formatting costs more than a small copy */
+    snprintf(why, sizeof why, "%s is not contiguous", lt__fmt_tensor(have, sizeof have, t));
   lt_tensor *out = materialize(t, t->dtype, LT_CAST_DEFAULT, "contiguous", LT__COPY_EXPLICIT, why);
   if (out) lt__ok();
   return out;
@@ -162,8 +163,9 @@ LT_API lt_tensor *lt_cast(const lt_tensor *t, lt_dtype dt, lt_cast_mode mode) {
   if (!lt__dtype_valid(dt)) return lt__fail_null(LT_ERR_ARG, "cast: %d is not a dtype", (int)dt);
   if (mode != LT_CAST_DEFAULT && mode != LT_CAST_SATURATE)
     return lt__fail_null(LT_ERR_ARG, "cast: %d is not a cast mode", (int)mode);
-  char why[64];
-  snprintf(why, sizeof why, "cast %s -> %s always copies", lt_dtype_name(t->dtype), lt_dtype_name(dt));
+  char why[64] = "";
+  if (lt__trace_on())
+    snprintf(why, sizeof why, "cast %s -> %s always copies", lt_dtype_name(t->dtype), lt_dtype_name(dt));
   lt_tensor *out = materialize(t, dt, mode, "cast", LT__COPY_EXPLICIT, why);
   if (out) lt__ok();
   return out;

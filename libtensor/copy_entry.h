@@ -34,6 +34,8 @@ lt_status lt__copy_run(const lt__copy_request *r);
 
 /* True when LT_COPY_FORBID is not set on this thread. */
 bool lt__implicit_copy_allowed(void);
+/* True when copies are traced: callers build their `why` text only then. */
+bool lt__trace_on(void);
 /* Prints one trace line if tracing is on. */
 void lt__trace_copy(const lt__copy_request *r, int64_t bytes);
 

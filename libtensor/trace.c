@@ -11,7 +11,7 @@
 /* -1: not yet read from the environment; 0 off; 1 on. */
 static atomic_int trace_state = -1;
 
-static bool trace_on(void) {
+bool lt__trace_on(void) {
   int s = atomic_load(&trace_state);
   if (s < 0) {
     const char *e = getenv("LT_TRACE");
@@ -23,13 +23,13 @@ static bool trace_on(void) {
 }
 
 LT_API bool lt_set_trace(bool on) {
-  bool was = trace_on();
+  bool was = lt__trace_on();
   atomic_store(&trace_state, on ? 1 : 0);
   return was;
 }
 
 void lt__trace_copy(const lt__copy_request *r, int64_t bytes) {
-  if (!trace_on()) return;
+  if (!lt__trace_on()) return;
   char shape[LT__DIMS_BUF];
   fprintf(stderr, "libtensor: copy %s (%s) %lld bytes %s -> %s %s: %s\n", r->op,
           r->kind == LT__COPY_IMPLICIT ? "implicit" : "explicit", (long long)bytes,

@@ -1,21 +1,21 @@
-/* The CPU backend's table: host memory through the library allocator and
- * the strided-copy kernel. */
+/* The CPU backend's table: host memory through the caching allocator (in
+ * front of the library allocator) and the strided-copy kernel. */
 #include <string.h>
 
-#include "alloc.h"
 #include "cpu_kernels.h"
 #include "dispatch.h"
+#include "host_cache.h"
 
 static bool cpu_available(int index) { return index == 0; }
 
 static void *cpu_alloc(int index, size_t nbytes) {
   (void)index;
-  return lt__alloc(nbytes, LT__STORAGE_ALIGN);
+  return lt__host_cache_alloc(nbytes);
 }
 
 static void cpu_free(int index, void *p, size_t nbytes) {
   (void)index;
-  lt__free(p, nbytes, LT__STORAGE_ALIGN);
+  lt__host_cache_free(p, nbytes);
 }
 
 static void cpu_fill_zero(int index, void *p, size_t nbytes) {

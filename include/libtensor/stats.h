@@ -1,5 +1,5 @@
-/* libtensor: accounting (bytes held, copies made, FLOPs), copy policy, and
- * the replaceable allocator. */
+/* libtensor: accounting (bytes held, copies made, FLOPs), copy policy, the
+ * replaceable allocator and the host cache in front of it. */
 #ifndef LIBTENSOR_STATS_H
 #define LIBTENSOR_STATS_H
 
@@ -46,13 +46,41 @@ LT_API bool lt_set_trace(bool on);
  * `align` (a power of two) or NULL; free receives the size and alignment
  * given to alloc. Set it before any tensor exists, or only swap between
  * allocators that can free each other's memory; NULL restores the default
- * (aligned malloc). Not thread-safe against concurrent allocation. */
+ * (aligned malloc). It first empties the host cache (below), so cached
+ * blocks go back to the allocator that gave them. Not thread-safe against
+ * concurrent allocation. */
 typedef struct lt_allocator {
   void *(*alloc)(size_t size, size_t align, void *ctx);
   void (*free)(void *ptr, size_t size, size_t align, void *ctx);
   void *ctx;
 } lt_allocator;
 LT_API void lt_set_allocator(const lt_allocator *a);
+
+/* The host cache. A first write to freshly mapped memory runs at a
+ * fraction of memory bandwidth, so released host storage is not handed
+ * straight back to the allocator: it waits, up to a bound, for the next
+ * allocation of its size class (sizes rounded up to a multiple of 64 bytes
+ * up to 256, then to 2^k times 5/4, 6/4, 7/4 or 2), which then makes no
+ * allocator call. Cached blocks are still held from the allocator above,
+ * and are not in lt_stats' bytes_in_use (storage live in tensors); allocs
+ * counts every storage allocation, served from the cache or not. At exit
+ * they are merely "still reachable"; lt_empty_cache hands them back. */
+
+/* Returns every cached host block to the allocator. Storage in use is not
+ * affected. Thread-safe. */
+LT_API void lt_empty_cache(void);
+/* Bytes dev's cache holds (block sizes after rounding): for the host, the
+ * cache above; 0 for a CUDA device, which has none. An unknown device gives
+ * 0 and LT_ERR_DEVICE. Thread-safe. */
+LT_API int64_t lt_cached_bytes(lt_device dev);
+/* Bounds the bytes the host cache may hold, evicting the least recently
+ * released blocks down to it, and returns the previous bound. 0 disables
+ * caching. A block over a quarter of the bound is never cached, so one
+ * large tensor cannot flush the rest. The default bound is an eighth of
+ * physical memory, at least 256 MiB, or LT_CACHE_LIMIT (a byte count) from
+ * the environment, read when the cache is first used. Process-wide;
+ * thread-safe. */
+LT_API size_t lt_set_cache_limit(size_t bytes);
 
 #ifdef __cplusplus
 }
