@@ -13,7 +13,7 @@
 /* Reading ahead keeps enough cache misses in flight: with a few dozen
  * instructions per cache line, the out-of-order window alone does not, and
  * a large cast then runs at half of memcpy's bandwidth. */
-#define PREFETCH_AHEAD 2048
+#define PREFETCH_AHEAD 4096
 static inline void read_ahead(const void *p, int64_t i, size_t es) {
   __builtin_prefetch((const char *)p + i * (int64_t)es + PREFETCH_AHEAD, 0, 3); /* _mm_prefetch got dropped by gcc 12 here */
 }
