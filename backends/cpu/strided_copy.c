@@ -1,9 +1,11 @@
-/* The CPU strided copy. The core has already dropped size-1 dims and
- * merged dims contiguous on both sides, so what is left is an outer
- * odometer over all but the innermost dim and one inner run per step:
- * a memcpy when both sides are dense, a typed strided loop otherwise, or
- * an element-by-element conversion when the dtypes differ. Blocked and
- * SIMD transposes slot in as further inner-run kinds. */
+/* The CPU strided copy. The core's planner (copy_plan.c) has ordered the
+ * dims by the destination, merged what it could and named the kind of
+ * loop. A true transpose goes to the 2-D tile kernels (transpose/) over
+ * the dims that are unit-stride on each side; everything else is an outer
+ * odometer over all but the innermost dim with one inner run per step: a
+ * memcpy when both sides are dense, a typed strided loop otherwise, or a
+ * conversion when the dtypes differ. Large copies that cannot fail are
+ * split over the library's thread pool. */
 #include <string.h>
 
 #include "cast.h"
@@ -11,6 +13,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "pool.h"
+#include "transpose.h"
 
 typedef struct run {
   char *dst;
@@ -106,6 +109,48 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast) {
   }
 }
 
+/* ---- true transposes: the 2-D tile kernel over dims (inner, k) ---- */
+
+/* Can the tile kernel do this copy? Same dtype, and positive leading
+ * dimensions (a negative stride on either unit dim takes the general
+ * path). */
+static bool tileable(const lt__copy_args *a) {
+  if (a->kind != LT__PLAN_TRANSPOSE || a->dst_dtype != a->src_dtype) return false;
+  int in = a->ndim - 1, k = a->transpose_dim;
+  return a->src_strides[in] >= 1 && a->dst_strides[k] >= 1;
+}
+
+typedef struct tile_job {
+  const lt__copy_args *a;
+  lt__transpose_fn fn;
+} tile_job;
+
+/* Columns [c0, c1) of dim k (rows of the destination, so threads write
+ * disjoint lines), for every index of the other outer dims. */
+static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
+  const tile_job *j = ctx;
+  const lt__copy_args *a = j->a;
+  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
+  int in = a->ndim - 1, k = a->transpose_dim;
+  int64_t idx[LT_MAX_DIMS] = {0}, dst_off = c0 * a->dst_strides[k] * es, src_off = c0 * es;
+  for (;;) {
+    j->fn(a->dst + dst_off, a->dst_strides[k], a->src + src_off, a->src_strides[in], a->shape[in], c1 - c0);
+    int d = in - 1;
+    for (; d >= 0; d--) {
+      if (d == k) continue;
+      dst_off += a->dst_strides[d] * es;
+      src_off += a->src_strides[d] * es;
+      if (++idx[d] < a->shape[d]) break;
+      dst_off -= a->dst_strides[d] * es * a->shape[d];
+      src_off -= a->src_strides[d] * es * a->shape[d];
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/* ---- everything else ---- */
+
 typedef struct parallel_copy {
   const lt__copy_args *a;
   lt__cast_fn fast;
@@ -130,6 +175,11 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
+  if (tileable(a)) {
+    tile_job j = {a, lt__transpose_best(lt__dtype_size(a->dst_dtype))};
+    lt__parallel_for(a->shape[a->transpose_dim], bytes, transpose_cols, &j);
+    return LT_OK;
+  }
   parallel_copy pc = {a, fast};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;

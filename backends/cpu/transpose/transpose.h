@@ -1,0 +1,46 @@
+/* Internal: the CPU 2-D transpose kernels that every true-transpose copy
+ * (the unit-stride dims of source and destination differ) is reduced to,
+ * in a portable scalar version and AVX2/AVX-512 versions chosen at run
+ * time. Every version moves exactly the bytes of the naive loop. */
+#ifndef LT_TRANSPOSE_H
+#define LT_TRANSPOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* dst[c * dst_ld + r] = src[r * src_ld + c] for 0 <= r < rows,
+ * 0 <= c < cols, on elements of the kernel's size es (1, 2, 4 or 8 bytes).
+ * src_ld and dst_ld are in elements, >= 1: rows of src are contiguous
+ * along c, rows of dst along r. Any rows, cols >= 0; any alignment; dst
+ * and src must not overlap. Cannot fail. Thread-safe: each call touches
+ * only its dst.
+ *
+ * The vector kernels write outputs of more than 1 MiB (in one call) with
+ * streaming stores, which leave dst out of cache and are fenced before
+ * return; where dst's rows are not 64-byte aligned that takes a stage of
+ * up to 256 KiB from the library's allocator (lt__alloc), and without one
+ * the kernel uses plain stores, about three times slower. So the planner
+ * should hand a kernel the largest 2-D slice it can. */
+typedef void (*lt__transpose_fn)(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
+                                 int64_t cols);
+
+typedef enum lt__transpose_path {
+  LT__TRANSPOSE_SCALAR,
+  LT__TRANSPOSE_AVX2,
+  LT__TRANSPOSE_AVX512,
+  LT__TRANSPOSE_NPATHS
+} lt__transpose_path;
+
+/* The kernel for element size es on one path; NULL when es is not 1, 2, 4
+ * or 8 or this CPU cannot run the path. */
+lt__transpose_fn lt__transpose_kernel(size_t es, lt__transpose_path path);
+/* The fastest kernel this CPU runs for es; never NULL for es 1, 2, 4, 8. */
+lt__transpose_fn lt__transpose_best(size_t es);
+
+/* One kernel table per path, indexed by log2(es). The vector tables may
+ * only be called once the CPU is known to run their ISA. */
+extern const lt__transpose_fn lt__transpose_scalar_table[4];
+extern const lt__transpose_fn lt__transpose_avx2_table[4];
+extern const lt__transpose_fn lt__transpose_avx512_table[4];
+
+#endif

@@ -1,0 +1,97 @@
+/* Internal to backends/cpu/transpose: how both vector paths write a
+ * tile's 64-byte rows, with plain stores, streaming stores to aligned
+ * lines, or streaming stores through a stage where the destination rows
+ * are not line-aligned. Included after the path defines vec, VBYTES,
+ * load_vec, store_vec and stream_vec. */
+#ifndef LT_TRANSPOSE_EMIT_H
+#define LT_TRANSPOSE_EMIT_H
+
+#include <string.h>
+
+#include "transpose_tiled.h"
+
+/* Fully unrolls the loop it precedes (constant trip counts of at most 16),
+ * so that arrays of vectors live in registers. Each compiler has its own
+ * spelling; clang 14 takes GCC's as a mere hint and leaves loops rolled. */
+#if defined(__clang__)
+#define LT__UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define LT__UNROLL _Pragma("GCC unroll 16")
+#endif
+
+enum { ROW_VECS = 64 / VBYTES }; /* vectors per 64-byte row of a tile */
+
+static inline __attribute__((always_inline)) void store_row(char *p, const vec *v) {
+  LT__UNROLL for (int b = 0; b < ROW_VECS; b++) store_vec(p + b * VBYTES, v[b]);
+}
+
+static inline __attribute__((always_inline)) void stream_row(char *p, const vec *v) {
+  LT__UNROLL for (int b = 0; b < ROW_VECS; b++) stream_vec(p + b * VBYTES, v[b]);
+}
+
+static inline __attribute__((always_inline)) void load_row(vec *v, const char *p) {
+  LT__UNROLL for (int b = 0; b < ROW_VECS; b++) v[b] = load_vec(p + b * VBYTES);
+}
+
+/* Plain stores of bytes [from, from + n) of v to p: the partial lines at
+ * the ends of a run, once per row, so a byte copy will do. */
+static inline __attribute__((always_inline)) void store_bytes(char *p, const vec *v, size_t from, size_t n) {
+  _Alignas(64) char tmp[64];
+  store_row(tmp, v);
+  memcpy(p, tmp + from, n);
+}
+
+/* Streams segment k of a destination row's run of K segments, which
+ * starts mis bytes into a line: line j (1 <= j < K) is the last mis bytes
+ * of segment j - 1 and the first 64 - mis of segment j. The stage holds
+ * segments k - 2 and k - 1, so line k - 1 goes out from stores a tile
+ * old, which no longer sit in the store buffer to stall the load. The
+ * partial lines at the two ends, which share their line with bytes
+ * outside the run, get plain stores of exactly the run's bytes: a line
+ * both streamed and stored to would bounce between cache and memory. */
+static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *o, char *seg, char *stage,
+                                                            const vec *v) {
+  size_t mis = (uintptr_t)seg % 64;
+  vec line[ROW_VECS], prev[ROW_VECS];
+  if (o->first && o->last) {
+    store_row(seg, v);
+    return;
+  }
+  if (o->first) {
+    store_bytes(seg, v, 0, 64 - mis);
+    store_row(stage + 64, v);
+    return;
+  }
+  if (!o->second) {
+    load_row(line, stage + 64 - mis);
+    stream_row(seg - 64 - mis, line);
+  }
+  load_row(prev, stage + 64);
+  store_row(stage, prev);
+  store_row(stage + 64, v);
+  if (o->last) {
+    load_row(line, stage + 64 - mis);
+    stream_row(seg - mis, line);
+    store_bytes(seg + 64 - mis, v, 64 - mis, mis);
+  }
+}
+
+/* How a tile writes its rows; a constant in each specialised copy of the
+ * tile, so that the code in use stays small enough for the I-cache. */
+typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED } emit_mode;
+
+static inline emit_mode emit_mode_of(const lt__tile_out *o) {
+  return !o->stream ? EMIT_PLAIN : !o->stage ? EMIT_STREAM : EMIT_STAGED;
+}
+
+/* Writes 64-byte row number row of a tile, v, to its segment seg. */
+static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
+                                                           const vec *v, emit_mode mode) {
+  switch (mode) {
+  case EMIT_PLAIN: store_row(seg, v); break;
+  case EMIT_STREAM: stream_row(seg, v); break;
+  case EMIT_STAGED: stage_row(o, seg, o->stage + row * 128, v); break;
+  }
+}
+
+#endif

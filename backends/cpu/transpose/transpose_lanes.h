@@ -1,0 +1,84 @@
+/* Internal to backends/cpu/transpose: the in-register tile transpose both
+ * vector paths share, included after the path defines vec, VBYTES, LANES,
+ * load_lanes, unpack_lo and unpack_hi, and after transpose_emit.h.
+ *
+ * A vector block is VBYTES / es elements a side. It is done as LANES
+ * column strips of k = 16 / es columns: register i of a strip holds, in
+ * its 128-bit lane l, the strip's k elements of source row l * k + i. The
+ * in-lane unpacks then transpose every lane's k x k block at once, and
+ * lane l of the result register for column c holds source rows l * k ..
+ * l * k + k - 1 of c, so each result is one whole destination row
+ * segment. Gathering lanes on load (a load port) replaces the cross-lane
+ * shuffles that would otherwise compete for the one shuffle port. */
+#ifndef LT_TRANSPOSE_LANES_H
+#define LT_TRANSPOSE_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* log2(k) stages of pairwise unpacks leave column c in register
+ * bit_reverse(c): each stage interleaves register pairs (2i, 2i+1) and
+ * puts the low result at i, the high one at i + k/2 (a perfect shuffle).
+ * Loops count stages rather than double a width, so that every compiler
+ * sees constant trip counts and unrolls them, keeping r in registers. */
+static inline int bit_reverse(int i, int stages) {
+  int r = 0;
+  for (int s = 0; s < stages; s++, i >>= 1) r = (r << 1) | (i & 1);
+  return r;
+}
+
+/* log2(16 / es): the unpack stages of an es-byte element. */
+static inline int stages_of(size_t es) { return es == 1 ? 4 : es == 2 ? 3 : es == 4 ? 2 : 1; }
+
+static inline __attribute__((always_inline)) void unpack_stage(vec *r, int k, size_t w) {
+  vec t[16];
+  LT__UNROLL for (int i = 0; i < k / 2; i++) {
+    t[i] = unpack_lo(r[2 * i], r[2 * i + 1], w);
+    t[i + k / 2] = unpack_hi(r[2 * i], r[2 * i + 1], w);
+  }
+  LT__UNROLL for (int i = 0; i < k; i++) r[i] = t[i];
+}
+
+/* Transposes one strip of k columns of a vector block (VBYTES / es rows)
+ * into r: register bit_reverse(c) ends up holding column c. */
+static inline __attribute__((always_inline)) void block_strip(vec *r, const char *src, int64_t sld, int strip,
+                                                              size_t es) {
+  const int k = 16 / (int)es;
+  LT__UNROLL for (int i = 0; i < k; i++) r[i] = load_lanes(src + i * sld + strip * 16, k * sld);
+  LT__UNROLL for (int s = 0; s < stages_of(es); s++) unpack_stage(r, k, es << s);
+}
+
+/* One tile of 64 x 64 bytes (a cache line a side). Each strip of
+ * destination rows is finished across the whole 64 bytes before the
+ * next. */
+static inline __attribute__((always_inline)) void line_tile_as(const lt__tile_out *o, const char *src, int64_t sld,
+                                                               size_t es, emit_mode mode) {
+  const int k = 16 / (int)es;
+  const int64_t side = VBYTES / (int64_t)es; /* a vector block's side in elements */
+  /* Locals, as the char stores below might otherwise alias *o. */
+  char *dst = o->dst;
+  const int64_t dld = o->dld;
+  LT__UNROLL for (int bc = 0; bc < ROW_VECS; bc++)
+    LT__UNROLL for (int strip = 0; strip < LANES; strip++) {
+      vec r[ROW_VECS][16];
+      const char *block = src + bc * VBYTES;
+      LT__UNROLL for (int br = 0; br < ROW_VECS; br++) block_strip(r[br], block + br * side * sld, sld, strip, es);
+      LT__UNROLL for (int c = 0; c < k; c++) {
+        int64_t row = bc * side + strip * k + c;
+        vec v[ROW_VECS];
+        LT__UNROLL for (int br = 0; br < ROW_VECS; br++) v[br] = r[br][bit_reverse(c, stages_of(es))];
+        emit_row(o, dst + row * dld, row, v, mode);
+      }
+    }
+}
+
+static inline __attribute__((always_inline)) void line_tile(const lt__tile_out *o, const char *src, int64_t sld,
+                                                            size_t es) {
+  switch (emit_mode_of(o)) {
+  case EMIT_PLAIN: line_tile_as(o, src, sld, es, EMIT_PLAIN); break;
+  case EMIT_STREAM: line_tile_as(o, src, sld, es, EMIT_STREAM); break;
+  case EMIT_STAGED: line_tile_as(o, src, sld, es, EMIT_STAGED); break;
+  }
+}
+
+#endif

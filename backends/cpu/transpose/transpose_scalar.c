@@ -1,0 +1,55 @@
+/* Portable scalar transpose kernels: the naive loop on the partial tiles
+ * around the edges, and the shared tiling loops with a plain element loop
+ * per tile on the rest. These are also the edge kernels of the vector
+ * paths. */
+#include <string.h>
+
+#include "transpose_tiled.h"
+
+/* memcpy of a fixed size compiles to one move and allows any alignment. */
+#define NAIVE_LOOP(T, rows, cols)                                                 \
+  for (int64_t r = 0; r < (rows); r++)                                            \
+    for (int64_t c = 0; c < (cols); c++) {                                        \
+      T v;                                                                        \
+      memcpy(&v, src + (r * src_ld + c) * (int64_t)sizeof v, sizeof v);           \
+      memcpy(dst + (c * dst_ld + r) * (int64_t)sizeof v, &v, sizeof v);           \
+    }
+
+static void naive1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  NAIVE_LOOP(uint8_t, rows, cols)
+}
+static void naive2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  NAIVE_LOOP(uint16_t, rows, cols)
+}
+static void naive4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  NAIVE_LOOP(uint32_t, rows, cols)
+}
+static void naive8(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  NAIVE_LOOP(uint64_t, rows, cols)
+}
+
+/* A tile is 64 bytes a side; tiles take byte leading dimensions. */
+#define TILE_LOOP(T)                                                                        \
+  char *dst = out->dst;                                                                     \
+  int64_t src_ld = sld / (int64_t)sizeof(T), dst_ld = out->dld / (int64_t)sizeof(T);      \
+  NAIVE_LOOP(T, 64 / (int64_t)sizeof(T), 64 / (int64_t)sizeof(T))
+
+static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { TILE_LOOP(uint8_t) }
+static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { TILE_LOOP(uint16_t) }
+static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { TILE_LOOP(uint32_t) }
+static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { TILE_LOOP(uint64_t) }
+
+static void transpose1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 1, tile1, false, naive1);
+}
+static void transpose2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 2, tile2, false, naive2);
+}
+static void transpose4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 4, tile4, false, naive4);
+}
+static void transpose8(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 8, tile8, false, naive8);
+}
+
+const lt__transpose_fn lt__transpose_scalar_table[4] = {transpose1, transpose2, transpose4, transpose8};

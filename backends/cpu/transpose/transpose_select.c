@@ -1,0 +1,41 @@
+/* Choosing a transpose kernel: by element size, then by what this CPU
+ * runs, preferring AVX-512 over AVX2 over scalar. */
+#include <stdbool.h>
+
+#include "transpose.h"
+
+static bool path_runs(lt__transpose_path path) {
+  switch (path) {
+  case LT__TRANSPOSE_SCALAR: return true;
+  case LT__TRANSPOSE_AVX2: return __builtin_cpu_supports("avx2");
+  case LT__TRANSPOSE_AVX512:
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  default: return false;
+  }
+}
+
+static int size_index(size_t es) {
+  switch (es) {
+  case 1: return 0;
+  case 2: return 1;
+  case 4: return 2;
+  case 8: return 3;
+  default: return -1;
+  }
+}
+
+lt__transpose_fn lt__transpose_kernel(size_t es, lt__transpose_path path) {
+  static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
+      lt__transpose_scalar_table, lt__transpose_avx2_table, lt__transpose_avx512_table};
+  if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
+  return tables[path][size_index(es)];
+}
+
+lt__transpose_fn lt__transpose_best(size_t es) {
+  for (int p = LT__TRANSPOSE_NPATHS - 1; p >= 0; p--) {
+    lt__transpose_fn f = lt__transpose_kernel(es, (lt__transpose_path)p);
+    if (f) return f;
+  }
+  return NULL;
+}

@@ -1,0 +1,135 @@
+/* Internal to backends/cpu/transpose: the loops every path shares. They
+ * cut a transpose into square tiles of one cache line a side, so that a
+ * tile reads and writes whole lines and no line has to stay cached from
+ * one tile to another, hand the partial tiles around them to an edge
+ * kernel, and pick plain or streaming stores by the output's size. */
+#ifndef LT_TRANSPOSE_TILED_H
+#define LT_TRANSPOSE_TILED_H
+
+#include <stdbool.h>
+
+#include "alloc.h"
+#include "transpose.h"
+
+/* Where a tile's output goes: row i of the tile is the 64 bytes at
+ * dst + i * dld (leading dimension in bytes). stream asks for streaming
+ * stores, which need whole aligned lines; when the rows are not all
+ * line-aligned, stage holds 128 bytes (64-byte aligned) per tile row that
+ * carry each row's last two segments from one tile to the next along it,
+ * and the flags place this tile in the rows' run of tiles. */
+typedef struct lt__tile_out {
+  char *dst;
+  int64_t dld;
+  bool stream;
+  char *stage;              /* NULL: rows line-aligned, stream directly */
+  bool first, second, last; /* the tile's index along the rows: 0, 1, last */
+} lt__tile_out;
+
+/* Transposes one full tile; the source's leading dimension in bytes. */
+typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sld);
+
+/* Past this many destination bytes (source and destination together
+ * outgrow a 2 MiB L2), plain stores turn into scattered read-for-ownership
+ * misses that run at a third of memory bandwidth or less; streaming
+ * stores read nothing. Up to it, plain stores are as fast and keep the
+ * output cached for whoever reads it next. */
+#define LT__CACHED_MAX_BYTES (1 << 20)
+
+/* Streaming walks the source in strips of this many rows: as many
+ * sequential streams as the L2 prefetcher follows, and destination runs
+ * of 128 bytes or more for 4- and 8-byte elements. */
+#define LT__STRIP_ROWS 32
+
+/* Streaming covers the destination in panels of this many rows: long
+ * source runs for the prefetcher (8 KiB of 4-byte elements), few enough
+ * destination pages for the TLB, and at most 256 KiB of stage. */
+#define LT__PANEL_ROWS 2048
+
+typedef struct lt__tiling {
+  char *dst;
+  const char *src;
+  int64_t dld, sld, es;         /* leading dimensions in bytes */
+  int64_t r0, c0, nrows, ncols; /* the full tiles: [r0, r0 + nrows) x [c0, c0 + ncols) */
+  int64_t t;                    /* tile side in elements */
+} lt__tiling;
+
+static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Elements to skip before ptr + n * es is 64-byte aligned for every row:
+ * 0 when the rows' alignments differ or the elements are misaligned. */
+static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t es) {
+  uintptr_t mis = (uintptr_t)ptr % 64;
+  if (ld_bytes % 64 != 0 || mis % (uintptr_t)es != 0) return 0;
+  return (int64_t)((64 - mis) % 64) / es;
+}
+
+static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
+                                                              lt__tile_fn tile, bool stream, char *stage) {
+  lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
+                      .dld = g->dld,
+                      .stream = stream,
+                      .stage = stage,
+                      .first = r == g->r0,
+                      .second = r == g->r0 + g->t,
+                      .last = r + g->t == g->r0 + g->nrows};
+  tile(&out, g->src + r * g->sld + c * g->es, g->sld);
+}
+
+/* Cached output: down each strip of destination rows, so the stores run
+ * along each row instead of scattering over rows a ld apart. */
+static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile) {
+  for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
+    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL);
+}
+
+/* Streamed output: along strips of source rows, which the hardware
+ * prefetcher follows, while the streaming stores scatter over the panel's
+ * destination rows at no cost; the tiles of a strip that continue the
+ * same destination rows go back to back. Returns false, having written
+ * nothing, when the stage cannot be allocated. */
+static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__tiling *g, lt__tile_fn tile) {
+  bool aligned = g->dld % 64 == 0 && (uintptr_t)(g->dst + g->r0 * g->es) % 64 == 0;
+  int64_t panel = lt__min64(LT__PANEL_ROWS, g->ncols);
+  size_t stage_bytes = aligned ? 0 : (size_t)panel * 128;
+  char *stage = aligned ? NULL : lt__alloc(stage_bytes, 64);
+  if (!aligned && !stage) return false;
+  int64_t strip = g->t > LT__STRIP_ROWS ? g->t : LT__STRIP_ROWS;
+  int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
+  for (int64_t cb = g->c0; cb < c_end; cb += panel)
+    for (int64_t rs = g->r0; rs < r_end; rs += strip)
+      for (int64_t c = cb; c < lt__min64(cb + panel, c_end); c += g->t)
+        for (int64_t r = rs; r < lt__min64(rs + strip, r_end); r += g->t)
+          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL);
+  lt__free(stage, stage_bytes, 64);
+  return true;
+}
+
+/* Inlined into each kernel, so that tile becomes a direct, inlined call.
+ * can_stream: the path's tiles can stream. Returns whether it streamed:
+ * streaming stores are weakly ordered, so the caller must then fence
+ * before returning (later plain stores, such as the caller's
+ * synchronisation, must not pass them). */
+static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
+                                                                      int64_t src_ld, int64_t rows, int64_t cols,
+                                                                      int64_t es, lt__tile_fn tile, bool can_stream,
+                                                                      lt__transpose_fn edge) {
+  lt__tiling g = {.dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es};
+  /* Full tiles start where destination rows (r0) and source rows (c0)
+   * begin a cache line, where the leading dimensions allow it. */
+  g.r0 = lt__min64(lt__align_skip(dst, g.dld, es), rows);
+  g.c0 = lt__min64(lt__align_skip(src, g.sld, es), cols);
+  g.nrows = (rows - g.r0) / g.t * g.t;
+  g.ncols = (cols - g.c0) / g.t * g.t;
+  bool stream = can_stream && g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES && lt__tiles_streamed(&g, tile);
+  if (!stream) lt__tiles_cached(&g, tile);
+  int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
+  /* The frame around the full tiles: top and bottom bands over all
+   * columns, then left and right bands beside the tiles. */
+  edge(dst, dst_ld, src, src_ld, g.r0, cols);
+  edge(dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, cols);
+  edge(dst + g.r0 * es, dst_ld, src + g.r0 * g.sld, src_ld, g.nrows, g.c0);
+  edge(dst + c_end * g.dld + g.r0 * es, dst_ld, src + g.r0 * g.sld + c_end * es, src_ld, g.nrows, cols - c_end);
+  return stream;
+}
+
+#endif

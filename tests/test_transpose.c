@@ -1,0 +1,255 @@
+/* The transpose kernels of backends/cpu/transpose: every path this CPU
+ * runs, for every element size, against the naive loop, byte for byte,
+ * on every shape up to 70 x 70 (all partial-tile combinations), with
+ * padded, large and power-of-two leading dimensions, from and to
+ * unaligned pointers, on larger shapes, and past the size where the
+ * vector paths switch to streaming stores (with and without memory for
+ * their stage); the destination's padding must stay untouched. */
+#include <stdint.h>
+#include <string.h>
+
+#include "support/check_helpers.h"
+#include "transpose_tiled.h"
+
+static const char *const PATH_NAMES[LT__TRANSPOSE_NPATHS] = {"scalar", "avx2", "avx512"};
+static const size_t SIZES[4] = {1, 2, 4, 8};
+
+/* Static so that a failing assert leaks nothing under CK_FORK=no; large
+ * enough for 1000 x 777 eight-byte elements with padded rows. */
+#define BUF_BYTES (8u << 20)
+static _Alignas(64) unsigned char src_buf[BUF_BYTES], got_buf[BUF_BYTES], want_buf[BUF_BYTES];
+
+typedef struct layout {
+  int64_t rows, cols, src_ld, dst_ld;
+  size_t src_off, dst_off; /* bytes past a 64-byte boundary */
+} layout;
+
+typedef struct kernel_under_test {
+  lt__transpose_fn fn;
+  size_t es;
+  const char *path;
+} kernel_under_test;
+
+/* The loop test index _i names one (path, size) pair: path * 4 + size. */
+static kernel_under_test kernel_of(int i) {
+  kernel_under_test k = {NULL, SIZES[i % 4], PATH_NAMES[i / 4]};
+  k.fn = lt__transpose_kernel(k.es, (lt__transpose_path)(i / 4));
+  return k;
+}
+
+static uint64_t next_random(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static void fill_random(unsigned char *p, size_t n, uint64_t seed) {
+  uint64_t s = seed * 0x9E3779B97F4A7C15u + 1;
+  for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(next_random(&s) >> 56);
+}
+
+static void naive_transpose(unsigned char *dst, const unsigned char *src, const layout *l, size_t es) {
+  for (int64_t r = 0; r < l->rows; r++)
+    for (int64_t c = 0; c < l->cols; c++)
+      memcpy(dst + (size_t)(c * l->dst_ld + r) * es, src + (size_t)(r * l->src_ld + c) * es, es);
+}
+
+/* Runs k on l and compares the whole destination extent, padding
+ * included, with the naive loop's (with memcmp: Check reports every
+ * passing assert through a pipe). */
+static void check_layout(const kernel_under_test *k, const layout *l) {
+  size_t src_bytes = (size_t)(l->rows * l->src_ld) * k->es + l->src_off;
+  size_t dst_bytes = (size_t)(l->cols * l->dst_ld) * k->es + l->dst_off;
+  ck_assert_msg(src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES, "layout too large for the test buffers");
+  fill_random(src_buf, src_bytes, (uint64_t)(l->rows * 1000 + l->cols));
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  naive_transpose(want_buf + l->dst_off, src_buf + l->src_off, l, k->es);
+  k->fn((char *)got_buf + l->dst_off, l->dst_ld, (const char *)src_buf + l->src_off, l->src_ld, l->rows, l->cols);
+  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
+  size_t i = 0;
+  while (got_buf[i] == want_buf[i]) i++;
+  ck_abort_msg("%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu: "
+               "byte %lld is %#x, want %#x",
+               k->path, k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld, (long long)l->dst_ld,
+               l->src_off, l->dst_off, (long long)i - (long long)l->dst_off, got_buf[i], want_buf[i]);
+}
+
+static int64_t at_least_1(int64_t n) { return n > 0 ? n : 1; }
+
+START_TEST(every_shape_up_to_70_by_70_matches_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  for (int64_t rows = 0; rows <= 70; rows++)
+    for (int64_t cols = 0; cols <= 70; cols++) {
+      layout l = {rows, cols, at_least_1(cols), at_least_1(rows), 0, 0};
+      check_layout(&k, &l);
+    }
+}
+END_TEST
+
+START_TEST(padded_leading_dimensions_leave_the_padding_untouched) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  for (int64_t rows = 1; rows <= 70; rows += 3)
+    for (int64_t cols = 1; cols <= 70; cols += 5) {
+      layout l = {rows, cols, cols + 37, rows + 129, 0, 0};
+      check_layout(&k, &l);
+    }
+}
+END_TEST
+
+START_TEST(large_leading_dimensions_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  layout l = {20, 30, 40000, 30001, 0, 0};
+  check_layout(&k, &l);
+}
+END_TEST
+
+/* Rows a power of two apart share cache sets; only speed may suffer. */
+START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  layout l = {130, 67, 512, 256, 0, 0};
+  check_layout(&k, &l);
+}
+END_TEST
+
+START_TEST(unaligned_pointers_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  static const size_t offsets[] = {1, 3, 8, 17, 33, 63};
+  for (size_t so = 0; so < 6; so++)
+    for (size_t d = 0; d < 6; d++) {
+      /* Byte offsets that are not a multiple of es would misalign the
+       * elements themselves; the kernels must not care. */
+      layout l = {69, 71, 75, 70, offsets[so], offsets[d]};
+      check_layout(&k, &l);
+    }
+}
+END_TEST
+
+START_TEST(large_shapes_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  static const layout shapes[] = {
+      {1000, 777, 777, 1000, 0, 0},
+      {777, 1000, 1003, 780, 5, 9},
+      {257, 1031, 1031, 257, 0, 0},
+      {64, 4096, 4096, 64, 0, 0},
+      {4096, 3, 3, 4096, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) check_layout(&k, &shapes[i]);
+}
+END_TEST
+
+/* The fewest bytes the full tiles of l can hold, wherever the kernel
+ * starts them (less than a line in on each side). */
+static int64_t full_tile_bytes_at_least(const layout *l, size_t es) {
+  int64_t line = 64 / (int64_t)es;
+  int64_t r = l->rows - (line - 1), c = l->cols - (line - 1);
+  return r > 0 && c > 0 ? (r / line * line) * (c / line * line) * (int64_t)es : 0;
+}
+
+/* Columns that make k rows of full tiles hold more than the cached limit
+ * (with rows = (k + 1) * line - 1, the kernel finds exactly k). */
+static int64_t cols_past_the_cached_limit(int64_t k, size_t es) {
+  int64_t line = 64 / (int64_t)es;
+  return LT__CACHED_MAX_BYTES / (int64_t)es / (k * line) + 2 * line;
+}
+
+/* Past LT__CACHED_MAX_BYTES the vector paths switch to streaming stores,
+ * staging each destination line that a tile row straddles: aligned rows
+ * with the full tiles starting a few elements in, rows of every alignment
+ * (odd leading dimensions), misaligned elements, and runs of one, two
+ * and three tiles along the destination rows. */
+START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  int64_t line = 64 / (int64_t)k.es;
+  int64_t cols = 300, rows = LT__CACHED_MAX_BYTES / (int64_t)k.es / (cols - 2 * line) + 2 * line + 1;
+  int64_t aligned_ld = (rows / line + 2) * line;
+  const layout layouts[] = {
+      {rows, cols, (cols / line + 2) * line, aligned_ld, 64 - 3 * k.es, 64 - 5 * k.es},
+      {rows, cols, cols + 1, rows + 1, 0, 0},
+      {rows, cols, cols, aligned_ld + 1, 1, 3},
+      {2 * line - 1, cols_past_the_cached_limit(1, k.es), cols_past_the_cached_limit(1, k.es) + 1, 2 * line + 1, 0, 0},
+      {3 * line - 1, cols_past_the_cached_limit(2, k.es), cols_past_the_cached_limit(2, k.es), 3 * line - 1, 0, 0},
+      {4 * line - 1, cols_past_the_cached_limit(3, k.es), cols_past_the_cached_limit(3, k.es), 4 * line + 7, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+    ck_assert_int_gt(full_tile_bytes_at_least(&layouts[i], k.es), LT__CACHED_MAX_BYTES);
+    check_layout(&k, &layouts[i]);
+  }
+}
+END_TEST
+
+static void *failing_alloc(size_t size, size_t align, void *ctx) { return NULL; }
+static void unused_free(void *p, size_t size, size_t align, void *ctx) {}
+static void restore_allocator(void) { lt_set_allocator(NULL); }
+
+/* Streaming to rows that are not line-aligned needs a stage from the
+ * allocator; without one the kernel stays on plain stores. */
+START_TEST(streaming_without_memory_for_its_stage_still_matches_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  int64_t cols = 300, rows = LT__CACHED_MAX_BYTES / (int64_t)k.es / (cols - 128) + 129;
+  layout l = {rows, cols, cols + 1, rows + 1, 0, 0};
+  lt_allocator none = {failing_alloc, unused_free, NULL};
+  lt_set_allocator(&none);
+  check_layout(&k, &l);
+}
+END_TEST
+
+START_TEST(best_kernel_exists_for_every_element_size) {
+  for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
+}
+END_TEST
+
+START_TEST(scalar_path_always_runs) {
+  for (size_t i = 0; i < 4; i++) ck_assert_ptr_nonnull(lt__transpose_kernel(SIZES[i], LT__TRANSPOSE_SCALAR));
+}
+END_TEST
+
+START_TEST(other_element_sizes_and_paths_have_no_kernel) {
+  static const size_t bad[] = {0, 3, 5, 16};
+  for (size_t i = 0; i < 4; i++) {
+    ck_assert_ptr_null(lt__transpose_best(bad[i]));
+    for (int p = 0; p < LT__TRANSPOSE_NPATHS; p++)
+      ck_assert_ptr_null(lt__transpose_kernel(bad[i], (lt__transpose_path)p));
+  }
+  ck_assert_ptr_null(lt__transpose_kernel(4, LT__TRANSPOSE_NPATHS));
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("transpose");
+  int pairs = LT__TRANSPOSE_NPATHS * 4;
+
+  TCase *shapes = tcase_create("shapes");
+  tcase_set_timeout(shapes, 300); /* the sweeps under valgrind */
+  tcase_add_loop_test(shapes, every_shape_up_to_70_by_70_matches_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, padded_leading_dimensions_leave_the_padding_untouched, 0, pairs);
+  tcase_add_loop_test(shapes, large_leading_dimensions_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, power_of_two_leading_dimensions_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, unaligned_pointers_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
+  suite_add_tcase(s, shapes);
+
+  TCase *no_memory = tcase_create("no_memory");
+  tcase_add_checked_fixture(no_memory, NULL, restore_allocator);
+  tcase_add_loop_test(no_memory, streaming_without_memory_for_its_stage_still_matches_the_naive_loop, 0, pairs);
+  suite_add_tcase(s, no_memory);
+
+  TCase *select = tcase_create("select");
+  tcase_add_test(select, best_kernel_exists_for_every_element_size);
+  tcase_add_test(select, scalar_path_always_runs);
+  tcase_add_test(select, other_element_sizes_and_paths_have_no_kernel);
+  suite_add_tcase(s, select);
+  return s;
+}
+
+int main(void) { return lt_run_suite(suite()); }
