@@ -55,9 +55,6 @@ static inline __attribute__((always_inline)) void line_tile_as(const lt__tile_ou
                                                                size_t es, emit_mode mode) {
   const int k = 16 / (int)es;
   const int64_t side = VBYTES / (int64_t)es; /* a vector block's side in elements */
-  /* Locals, as the char stores below might otherwise alias *o. */
-  char *dst = o->dst;
-  const int64_t dld = o->dld;
   LT__UNROLL for (int bc = 0; bc < ROW_VECS; bc++)
     LT__UNROLL for (int strip = 0; strip < LANES; strip++) {
       vec r[ROW_VECS][16];
@@ -67,7 +64,7 @@ static inline __attribute__((always_inline)) void line_tile_as(const lt__tile_ou
         int64_t row = bc * side + strip * k + c;
         vec v[ROW_VECS];
         LT__UNROLL for (int br = 0; br < ROW_VECS; br++) v[br] = r[br][bit_reverse(c, stages_of(es))];
-        emit_row(o, dst + row * dld, row, v, mode);
+        emit_row(o, o->dst + row * o->dld, row, v, mode);
       }
     }
 }

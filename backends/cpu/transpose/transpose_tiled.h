@@ -104,6 +104,13 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   return true;
 }
 
+/* Calls edge on a band unless it is empty: a kernel called on a matrix
+ * that is all full tiles should cost no more than its tiles. */
+static inline void lt__edge(lt__transpose_fn edge, char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
+                            int64_t rows, int64_t cols) {
+  if (rows > 0 && cols > 0) edge(dst, dst_ld, src, src_ld, rows, cols);
+}
+
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.
  * can_stream: the path's tiles can stream. Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
@@ -125,10 +132,11 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
    * columns, then left and right bands beside the tiles. */
-  edge(dst, dst_ld, src, src_ld, g.r0, cols);
-  edge(dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, cols);
-  edge(dst + g.r0 * es, dst_ld, src + g.r0 * g.sld, src_ld, g.nrows, g.c0);
-  edge(dst + c_end * g.dld + g.r0 * es, dst_ld, src + g.r0 * g.sld + c_end * es, src_ld, g.nrows, cols - c_end);
+  lt__edge(edge, dst, dst_ld, src, src_ld, g.r0, cols);
+  lt__edge(edge, dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, cols);
+  lt__edge(edge, dst + g.r0 * es, dst_ld, src + g.r0 * g.sld, src_ld, g.nrows, g.c0);
+  lt__edge(edge, dst + c_end * g.dld + g.r0 * es, dst_ld, src + g.r0 * g.sld + c_end * es, src_ld, g.nrows,
+           cols - c_end);
   return stream;
 }
 
