@@ -12,22 +12,13 @@
 #include "copy_impl.h"
 #include "views_impl.h"
 
-/* Copies src (read through src_strides over its shape `shape`) into the
- * fresh or existing tensor dst, whose own strides address the same shape. */
-static lt_status copy_into(lt_tensor *dst, const int64_t *dst_strides, const lt_tensor *src,
-                           const int64_t *src_strides, lt_cast_mode mode, const char *op,
-                           lt__copy_kind kind, const char *why) {
-  lt__copy_request r = {
-      .device = dst->storage->device, .ndim = src->layout.ndim, .shape = src->layout.shape,
-      .dst = lt__tensor_ptr(dst), .dst_dtype = dst->dtype, .dst_strides = dst_strides,
-      .src = lt__tensor_ptr(src), .src_dtype = src->dtype, .src_strides = src_strides,
-      .mode = mode, .op = op, .kind = kind, .why = why};
-  return lt__copy_run(&r);
-}
-
-lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndim, const int64_t *shape,
-                           const char *op, lt__copy_kind kind, const char *why) {
-  lt_tensor *out = lt__tensor_alloc(base->dtype, ndim, shape, base->storage->device, op);
+/* A new row-major tensor of shape (numel equal to src's) on base's device,
+ * in dtype dt, holding the elements src reaches over base's storage in
+ * row-major order, converted with mode. */
+static lt_tensor *copy_layout_as(const lt_tensor *base, const lt__layout *src, int ndim, const int64_t *shape,
+                                 lt_dtype dt, lt_cast_mode mode, const char *op, lt__copy_kind kind,
+                                 const char *why) {
+  lt_tensor *out = lt__tensor_alloc(dt, ndim, shape, base->storage->device, op);
   if (!out) return NULL;
   /* Row-major strides of src's shape address out's storage in the same
    * flat order as out's own shape does. */
@@ -37,9 +28,9 @@ lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndi
   char *from = empty ? NULL : base->storage->data + src->offset * (int64_t)lt__dtype_size(base->dtype);
   lt__copy_request r = {
       .device = base->storage->device, .ndim = src->ndim, .shape = src->shape,
-      .dst = lt__tensor_ptr(out), .dst_dtype = out->dtype, .dst_strides = dst_strides,
+      .dst = lt__tensor_ptr(out), .dst_dtype = dt, .dst_strides = dst_strides,
       .src = from, .src_dtype = base->dtype, .src_strides = src->strides,
-      .mode = LT_CAST_DEFAULT, .op = op, .kind = kind, .why = why};
+      .mode = mode, .op = op, .kind = kind, .why = why};
   if (lt__copy_run(&r) != LT_OK) {
     lt_release(out);
     return NULL;
@@ -47,17 +38,16 @@ lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndi
   return out;
 }
 
+lt_tensor *lt__copy_layout(const lt_tensor *base, const lt__layout *src, int ndim, const int64_t *shape,
+                           const char *op, lt__copy_kind kind, const char *why) {
+  return copy_layout_as(base, src, ndim, shape, base->dtype, LT_CAST_DEFAULT, op, kind, why);
+}
+
 /* A fresh row-major tensor of src's shape (in dtype dt) holding src's
  * values. */
 static lt_tensor *materialize(const lt_tensor *src, lt_dtype dt, lt_cast_mode mode, const char *op,
                               lt__copy_kind kind, const char *why) {
-  lt_tensor *out = lt__tensor_alloc(dt, src->layout.ndim, src->layout.shape, src->storage->device, op);
-  if (!out) return NULL;
-  if (copy_into(out, out->layout.strides, src, src->layout.strides, mode, op, kind, why) != LT_OK) {
-    lt_release(out);
-    return NULL;
-  }
-  return out;
+  return copy_layout_as(src, &src->layout, src->layout.ndim, src->layout.shape, dt, mode, op, kind, why);
 }
 
 LT_API lt_tensor *lt_contiguous(const lt_tensor *t) {
