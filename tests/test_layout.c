@@ -80,37 +80,6 @@ static void view_fails(int line, const lt__layout *old, int ndim, const int64_t 
 }
 #define VIEW_FAILS(old, ndim, shape, lo, hi) view_fails(__LINE__, old, ndim, shape, lo, hi)
 
-/* xorshift64: deterministic, seeded per test so CK_FORK=no runs agree. */
-static uint64_t rng_state;
-static void seed(uint64_t s) { rng_state = s; }
-static int64_t rnd(int64_t lo, int64_t hi) {
-  uint64_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  rng_state = x;
-  return lo + (int64_t)(x % (uint64_t)(hi - lo + 1));
-}
-
-static int64_t numel_of(int ndim, const int64_t *shape) {
-  int64_t n = 1;
-  for (int i = 0; i < ndim; i++) n *= shape[i];
-  return n;
-}
-
-/* Row-major iteration over shape: first_index is false when there is no
- * element; next_index is false after the last one. */
-static bool first_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int i = 0; i < ndim; i++) idx[i] = 0;
-  return numel_of(ndim, shape) > 0;
-}
-static bool next_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int d = ndim - 1; d >= 0; d--) {
-    if (++idx[d] < shape[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
 
 static int64_t addr(const lt__layout *l, const int64_t *idx) {
   int64_t a = l->offset;
@@ -120,11 +89,11 @@ static int64_t addr(const lt__layout *l, const int64_t *idx) {
 
 /* Sizes 0..4, mostly non-zero; strides in [slo, shi]. */
 static lt__layout random_layout(int min_rank, int max_rank, int64_t slo, int64_t shi) {
-  lt__layout l = {.ndim = (int)rnd(min_rank, max_rank), .offset = rnd(0, 20)};
+  lt__layout l = {.ndim = (int)lt_test_rand(min_rank, max_rank), .offset = lt_test_rand(0, 20)};
   for (int i = 0; i < l.ndim; i++) {
-    l.shape[i] = rnd(0, 4);
-    if (l.shape[i] == 0 && rnd(0, 3)) l.shape[i] = rnd(1, 4);
-    l.strides[i] = rnd(slo, shi);
+    l.shape[i] = lt_test_rand(0, 4);
+    if (l.shape[i] == 0 && lt_test_rand(0, 3)) l.shape[i] = lt_test_rand(1, 4);
+    l.strides[i] = lt_test_rand(slo, shi);
   }
   return l;
 }
@@ -136,7 +105,7 @@ typedef void (*index_map)(const void *ctx, const int64_t *out_idx, int64_t *in_i
 static void assert_same_elements(int line, const lt__layout *in, const lt__layout *out, index_map map,
                                  const void *ctx) {
   int64_t j[LT_MAX_DIMS] = {0}, i[LT_MAX_DIMS] = {0};
-  if (!first_index(out->ndim, out->shape, j)) return;
+  if (!lt_test_first_index(out->ndim, out->shape, j)) return;
   do {
     map(ctx, j, i);
     for (int d = 0; d < in->ndim; d++)
@@ -147,7 +116,7 @@ static void assert_same_elements(int line, const lt__layout *in, const lt__layou
                    fmt_layout(a, sizeof a, in), fmt_layout(b, sizeof b, out), fmt_dims(c, sizeof c, out->ndim, j),
                    (long long)addr(out, j), fmt_dims(e, sizeof e, in->ndim, i), (long long)addr(in, i));
     }
-  } while (next_index(out->ndim, out->shape, j));
+  } while (lt_test_next_index(out->ndim, out->shape, j));
 }
 #define ASSERT_SAME_ELEMENTS(in, out, map, ctx) assert_same_elements(__LINE__, in, out, map, ctx)
 
@@ -1288,10 +1257,10 @@ END_TEST
 
 /* A random shape with numel n, ndim 0..4 (0 only when n == 1). */
 static int random_shape_of(int64_t n, int64_t *shape) {
-  int ndim = (int)rnd(n == 1 ? 0 : 1, 4);
+  int ndim = (int)lt_test_rand(n == 1 ? 0 : 1, 4);
   if (n == 0) {
-    for (int i = 0; i < ndim; i++) shape[i] = rnd(0, 4);
-    shape[rnd(0, ndim - 1)] = 0;
+    for (int i = 0; i < ndim; i++) shape[i] = lt_test_rand(0, 4);
+    shape[lt_test_rand(0, ndim - 1)] = 0;
     return ndim;
   }
   int64_t left = n;
@@ -1300,12 +1269,12 @@ static int random_shape_of(int64_t n, int64_t *shape) {
     int k = 0;
     for (int64_t v = 1; v <= left; v++)
       if (left % v == 0) divs[k++] = v;
-    shape[i] = divs[rnd(0, k - 1)];
+    shape[i] = divs[lt_test_rand(0, k - 1)];
     left /= shape[i];
   }
   if (ndim > 0) shape[ndim - 1] = left;
   for (int i = ndim - 1; i > 0; i--) { /* shuffle */
-    int j = (int)rnd(0, i);
+    int j = (int)lt_test_rand(0, i);
     int64_t t = shape[i];
     shape[i] = shape[j];
     shape[j] = t;
@@ -1314,26 +1283,26 @@ static int random_shape_of(int64_t n, int64_t *shape) {
 }
 
 START_TEST(view_strides_agree_with_brute_force_on_random_layouts) {
-  seed(0x9e3779b97f4a7c15u);
+  lt_test_seed(0x9e3779b97f4a7c15u);
   int viewable = 0, not_viewable = 0;
   for (int iter = 0; iter < 4000; iter++) {
     lt__layout old = random_layout(0, 4, -6, 6);
     if (iter % 3 == 0) lt__contiguous_strides(old.ndim, old.shape, old.strides);
     if (iter % 3 == 1 && old.ndim >= 2) { /* a transposed contiguous layout */
       lt__contiguous_strides(old.ndim, old.shape, old.strides);
-      int a = (int)rnd(0, old.ndim - 1), b = (int)rnd(0, old.ndim - 1);
+      int a = (int)lt_test_rand(0, old.ndim - 1), b = (int)lt_test_rand(0, old.ndim - 1);
       int64_t s = old.strides[a];
       old.strides[a] = old.strides[b];
       old.strides[b] = s;
     }
-    int64_t numel = numel_of(old.ndim, old.shape);
+    int64_t numel = lt_test_numel(old.ndim, old.shape);
     int64_t shape[LT_MAX_DIMS];
     int ndim = random_shape_of(numel, shape);
     /* Element f of the row-major order lives at want[f]. */
     int64_t want[1024], idx[LT_MAX_DIMS];
     int64_t f = 0;
-    if (first_index(old.ndim, old.shape, idx)) do want[f++] = addr(&old, idx);
-      while (next_index(old.ndim, old.shape, idx));
+    if (lt_test_first_index(old.ndim, old.shape, idx)) do want[f++] = addr(&old, idx);
+      while (lt_test_next_index(old.ndim, old.shape, idx));
     /* A view exists iff unit steps along each new dim give strides that
      * reproduce every address. */
     bool feasible = true;
@@ -1343,11 +1312,11 @@ START_TEST(view_strides_agree_with_brute_force_on_random_layouts) {
       step *= shape[d] > 0 ? shape[d] : 1;
     }
     f = 0;
-    if (first_index(ndim, shape, idx)) do {
+    if (lt_test_first_index(ndim, shape, idx)) do {
         int64_t a = want[0];
         for (int d = 0; d < ndim; d++) a += idx[d] * unit[d];
         if (a != want[f++]) feasible = false;
-      } while (next_index(ndim, shape, idx));
+      } while (lt_test_next_index(ndim, shape, idx));
     int64_t st[LT_MAX_DIMS];
     int lo = -7, hi = -7;
     bool ok = lt__view_strides(&old, ndim, shape, st, &lo, &hi);
@@ -1360,9 +1329,9 @@ START_TEST(view_strides_agree_with_brute_force_on_random_layouts) {
       viewable++;
       lt__layout nl = mk(ndim, shape, st, old.offset);
       f = 0;
-      if (first_index(ndim, shape, idx)) do
+      if (lt_test_first_index(ndim, shape, idx)) do
           ck_assert_msg(addr(&nl, idx) == want[f++], "iter %d: %s as %s: wrong strides", iter, o, s);
-        while (next_index(ndim, shape, idx));
+        while (lt_test_next_index(ndim, shape, idx));
     } else {
       not_viewable++;
       ck_assert_msg(lo >= 0 && lo < hi && hi < old.ndim, "iter %d: %s as %s: break dims (%d, %d)", iter, o, s,
@@ -1407,12 +1376,12 @@ static void slice_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(slice_agrees_with_python_on_random_layouts) {
-  seed(12345);
+  lt_test_seed(12345);
   for (int iter = 0; iter < 3000; iter++) {
     lt__layout in = random_layout(1, 4, -5, 5), out;
-    int dim = (int)rnd(0, in.ndim - 1);
-    int64_t start = rnd(0, 5) ? rnd(-7, 7) : LT_NONE, stop = rnd(0, 5) ? rnd(-7, 7) : LT_NONE;
-    int64_t step = rnd(-4, 3);
+    int dim = (int)lt_test_rand(0, in.ndim - 1);
+    int64_t start = lt_test_rand(0, 5) ? lt_test_rand(-7, 7) : LT_NONE, stop = lt_test_rand(0, 5) ? lt_test_rand(-7, 7) : LT_NONE;
+    int64_t step = lt_test_rand(-4, 3);
     if (step >= 0) step++;
     int64_t picked[16];
     int64_t k = py_slice(in.shape[dim], start, stop, step, picked);
@@ -1446,12 +1415,12 @@ static void diag_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(diagonal_agrees_with_the_index_model_on_random_layouts) {
-  seed(777);
+  lt_test_seed(777);
   for (int iter = 0; iter < 2000; iter++) {
     lt__layout in = random_layout(2, 4, -5, 5), out;
-    int d1 = (int)rnd(0, in.ndim - 1), d2 = (int)rnd(0, in.ndim - 2);
+    int d1 = (int)lt_test_rand(0, in.ndim - 1), d2 = (int)lt_test_rand(0, in.ndim - 2);
     if (d2 >= d1) d2++;
-    int64_t off = rnd(-5, 5);
+    int64_t off = lt_test_rand(-5, 5);
     int64_t size = 0;
     while (size + (off < 0 ? -off : 0) < in.shape[d1] && size + (off > 0 ? off : 0) < in.shape[d2]) size++;
     lt__layout_diagonal(&in, off, d1, d2, &out);
@@ -1477,19 +1446,19 @@ static void expand_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(expand_agrees_with_the_index_model_on_random_layouts) {
-  seed(4242);
+  lt_test_seed(4242);
   for (int iter = 0; iter < 2000; iter++) {
     lt__layout in = random_layout(0, 3, -5, 5), out;
     for (int d = 0; d < in.ndim; d++)
-      if (rnd(0, 1)) in.shape[d] = 1;
-    int lead = (int)rnd(0, 2), ndim = in.ndim + lead;
+      if (lt_test_rand(0, 1)) in.shape[d] = 1;
+    int lead = (int)lt_test_rand(0, 2), ndim = in.ndim + lead;
     int64_t target[LT_MAX_DIMS], want[LT_MAX_DIMS];
     for (int i = 0; i < ndim; i++) {
       int d = i - lead;
-      if (d < 0) want[i] = target[i] = rnd(0, 3);
-      else if (in.shape[d] == 1) want[i] = target[i] = rnd(0, 3);
+      if (d < 0) want[i] = target[i] = lt_test_rand(0, 3);
+      else if (in.shape[d] == 1) want[i] = target[i] = lt_test_rand(0, 3);
       else want[i] = target[i] = in.shape[d];
-      if (d >= 0 && rnd(0, 2) == 0) {
+      if (d >= 0 && lt_test_rand(0, 2) == 0) {
         target[i] = -1;
         want[i] = in.shape[d];
       }
@@ -1521,13 +1490,13 @@ static void perm_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(permute_agrees_with_the_index_model_on_random_layouts) {
-  seed(99);
+  lt_test_seed(99);
   for (int iter = 0; iter < 1000; iter++) {
     lt__layout in = random_layout(0, 4, -5, 5), out;
     int perm[LT_MAX_DIMS];
     for (int i = 0; i < in.ndim; i++) perm[i] = i;
     for (int i = in.ndim - 1; i > 0; i--) {
-      int j = (int)rnd(0, i), t = perm[i];
+      int j = (int)lt_test_rand(0, i), t = perm[i];
       perm[i] = perm[j];
       perm[j] = t;
     }
@@ -1554,20 +1523,20 @@ static void unsqueeze_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(select_and_unsqueeze_agree_with_the_index_model_on_random_layouts) {
-  seed(31337);
+  lt_test_seed(31337);
   for (int iter = 0; iter < 2000; iter++) {
     lt__layout in = random_layout(0, 4, -5, 5), out;
     if (in.ndim > 0) {
-      int dim = (int)rnd(0, in.ndim - 1);
+      int dim = (int)lt_test_rand(0, in.ndim - 1);
       if (in.shape[dim] == 0) in.shape[dim] = 2;
-      int64_t index = rnd(0, in.shape[dim] - 1);
+      int64_t index = lt_test_rand(0, in.shape[dim] - 1);
       lt__layout_select(&in, dim, index, &out);
       ck_assert_int_eq(out.ndim, in.ndim - 1);
       for (int d = 0, o = 0; d < in.ndim; d++)
         if (d != dim) ck_assert_int_eq(out.shape[o++], in.shape[d]);
       ASSERT_SAME_ELEMENTS(&in, &out, select_map, &((struct dim_ctx){dim, index, out.ndim}));
     }
-    int dim = (int)rnd(0, in.ndim);
+    int dim = (int)lt_test_rand(0, in.ndim);
     lt__layout_unsqueeze(&in, dim, &out);
     ck_assert_int_eq(out.ndim, in.ndim + 1);
     ck_assert_int_eq(out.shape[dim], 1);
@@ -1579,14 +1548,14 @@ START_TEST(select_and_unsqueeze_agree_with_the_index_model_on_random_layouts) {
 END_TEST
 
 START_TEST(extent_agrees_with_brute_force_on_random_layouts) {
-  seed(2718);
+  lt_test_seed(2718);
   for (int iter = 0; iter < 2000; iter++) {
     lt__layout l = random_layout(0, 4, -6, 6);
     int64_t lo = 0, hi = 0, idx[LT_MAX_DIMS];
     bool ovf = true;
     bool any = lt__layout_extent(&l, &lo, &hi, &ovf);
     ck_assert(!ovf);
-    if (!first_index(l.ndim, l.shape, idx)) {
+    if (!lt_test_first_index(l.ndim, l.shape, idx)) {
       ck_assert(!any);
       continue;
     }
@@ -1596,7 +1565,7 @@ START_TEST(extent_agrees_with_brute_force_on_random_layouts) {
       int64_t a = addr(&l, idx);
       mn = a < mn ? a : mn;
       mx = a > mx ? a : mx;
-    } while (next_index(l.ndim, l.shape, idx));
+    } while (lt_test_next_index(l.ndim, l.shape, idx));
     ck_assert_int_eq(lo, mn);
     ck_assert_int_eq(hi, mx);
   }
@@ -1609,14 +1578,14 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 START_TEST(self_overlap_verdicts_agree_with_brute_force) {
-  seed(161803);
+  lt_test_seed(161803);
   int verdicts[3] = {0, 0, 0};
   for (int iter = 0; iter < 3000; iter++) {
     lt__layout l = random_layout(0, 4, -6, 6);
     int64_t addrs[1024], idx[LT_MAX_DIMS];
     int n = 0;
-    if (first_index(l.ndim, l.shape, idx)) do addrs[n++] = addr(&l, idx);
-      while (next_index(l.ndim, l.shape, idx));
+    if (lt_test_first_index(l.ndim, l.shape, idx)) do addrs[n++] = addr(&l, idx);
+      while (lt_test_next_index(l.ndim, l.shape, idx));
     qsort(addrs, (size_t)n, sizeof addrs[0], cmp_i64);
     bool dup = false;
     for (int i = 1; i < n; i++) dup = dup || addrs[i] == addrs[i - 1];
@@ -1633,23 +1602,23 @@ START_TEST(self_overlap_verdicts_agree_with_brute_force) {
 END_TEST
 
 START_TEST(coalesce_preserves_every_address_sequence_and_is_maximal) {
-  seed(55);
+  lt_test_seed(55);
   for (int iter = 0; iter < 2000; iter++) {
-    int ndim = (int)rnd(0, 5), n = (int)rnd(1, 2);
+    int ndim = (int)lt_test_rand(0, 5), n = (int)lt_test_rand(1, 2);
     int64_t shape[LT_MAX_DIMS], st[2][LT_MAX_DIMS];
-    for (int d = 0; d < ndim; d++) shape[d] = rnd(1, 4);
+    for (int d = 0; d < ndim; d++) shape[d] = lt_test_rand(1, 4);
     for (int a = 0; a < n; a++) {
-      int kind = (int)rnd(0, 2);
+      int kind = (int)lt_test_rand(0, 2);
       lt__contiguous_strides(ndim, shape, st[a]);
       for (int d = 0; d < ndim; d++) {
         if (kind == 1) st[a][d] *= -2;
-        if (kind == 2 && rnd(0, 2) == 0) st[a][d] = rnd(-6, 6);
+        if (kind == 2 && lt_test_rand(0, 2) == 0) st[a][d] = lt_test_rand(-6, 6);
       }
     }
     /* The element sequences before, in row-major order. */
     int64_t before[2][1024], idx[LT_MAX_DIMS];
     int count = 0;
-    first_index(ndim, shape, idx);
+    lt_test_first_index(ndim, shape, idx);
     do {
       for (int a = 0; a < n; a++) {
         int64_t s = 0;
@@ -1657,13 +1626,13 @@ START_TEST(coalesce_preserves_every_address_sequence_and_is_maximal) {
         before[a][count] = s;
       }
       count++;
-    } while (next_index(ndim, shape, idx));
+    } while (lt_test_next_index(ndim, shape, idx));
     int64_t *const arrs[] = {st[0], st[1]};
     int m = lt__coalesce(ndim, shape, n, arrs);
     ck_assert_int_le(m, ndim);
-    ck_assert_int_eq(numel_of(m, shape), count);
+    ck_assert_int_eq(lt_test_numel(m, shape), count);
     int k = 0;
-    first_index(m, shape, idx);
+    lt_test_first_index(m, shape, idx);
     do {
       for (int a = 0; a < n; a++) {
         int64_t s = 0;
@@ -1671,7 +1640,7 @@ START_TEST(coalesce_preserves_every_address_sequence_and_is_maximal) {
         ck_assert_msg(s == before[a][k], "iter %d: array %d element %d moved", iter, a, k);
       }
       k++;
-    } while (next_index(m, shape, idx));
+    } while (lt_test_next_index(m, shape, idx));
     for (int d = 0; d < m; d++) ck_assert_msg(shape[d] != 1, "iter %d: size-1 dim %d kept", iter, d);
     for (int d = 0; d + 1 < m; d++) {
       bool all = true;
@@ -1683,16 +1652,16 @@ START_TEST(coalesce_preserves_every_address_sequence_and_is_maximal) {
 END_TEST
 
 START_TEST(broadcast_strides_agree_with_the_index_model) {
-  seed(8080);
+  lt_test_seed(8080);
   for (int iter = 0; iter < 1000; iter++) {
     lt__layout in = random_layout(0, 3, -5, 5);
     for (int d = 0; d < in.ndim; d++)
-      if (rnd(0, 1)) in.shape[d] = 1;
-    int lead = (int)rnd(0, 2), ndim = in.ndim + lead;
+      if (lt_test_rand(0, 1)) in.shape[d] = 1;
+    int lead = (int)lt_test_rand(0, 2), ndim = in.ndim + lead;
     int64_t target[LT_MAX_DIMS], st[LT_MAX_DIMS];
     for (int i = 0; i < ndim; i++) {
       int d = i - lead;
-      target[i] = d >= 0 && in.shape[d] != 1 ? in.shape[d] : rnd(0, 3);
+      target[i] = d >= 0 && in.shape[d] != 1 ? in.shape[d] : lt_test_rand(0, 3);
     }
     ck_assert(lt__broadcast_strides(&in, ndim, target, st));
     lt__layout out = mk(ndim, target, st, in.offset);

@@ -13,35 +13,6 @@
 
 /* ---- helpers -------------------------------------------------------------*/
 
-/* xorshift64: deterministic, seeded per test so CK_FORK=no runs agree. */
-static uint64_t rng_state;
-static void seed(uint64_t s) { rng_state = s; }
-static int64_t rnd(int64_t lo, int64_t hi) {
-  uint64_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  rng_state = x;
-  return lo + (int64_t)(x % (uint64_t)(hi - lo + 1));
-}
-
-static int64_t numel_of(int ndim, const int64_t *shape) {
-  int64_t n = 1;
-  for (int i = 0; i < ndim; i++) n *= shape[i];
-  return n;
-}
-
-static bool first_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int i = 0; i < ndim; i++) idx[i] = 0;
-  return numel_of(ndim, shape) > 0;
-}
-static bool next_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int d = ndim - 1; d >= 0; d--) {
-    if (++idx[d] < shape[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
 
 static char *fmt_dims(char *buf, size_t n, int ndim, const int64_t *v) {
   size_t used = (size_t)snprintf(buf, n, "[");
@@ -66,20 +37,20 @@ static float at(const lt_tensor *t, const int64_t *idx) {
 
 /* A random shape: ndim 0..max_rank, sizes 0..4 (0 rarely). */
 static int random_shape(int min_rank, int max_rank, int64_t *shape) {
-  int ndim = (int)rnd(min_rank, max_rank);
+  int ndim = (int)lt_test_rand(min_rank, max_rank);
   for (int i = 0; i < ndim; i++) {
-    shape[i] = rnd(0, 4);
-    if (shape[i] == 0 && rnd(0, 3)) shape[i] = rnd(1, 4);
+    shape[i] = lt_test_rand(0, 4);
+    if (shape[i] == 0 && lt_test_rand(0, 3)) shape[i] = lt_test_rand(1, 4);
   }
   return ndim;
 }
 
 /* A random shape with numel n: ndim 0..4 (0 only when n == 1). */
 static int random_shape_of(int64_t n, int64_t *shape) {
-  int ndim = (int)rnd(n == 1 ? 0 : 1, 4);
+  int ndim = (int)lt_test_rand(n == 1 ? 0 : 1, 4);
   if (n == 0) {
-    for (int i = 0; i < ndim; i++) shape[i] = rnd(0, 4);
-    shape[rnd(0, ndim - 1)] = 0;
+    for (int i = 0; i < ndim; i++) shape[i] = lt_test_rand(0, 4);
+    shape[lt_test_rand(0, ndim - 1)] = 0;
     return ndim;
   }
   int64_t left = n;
@@ -88,12 +59,12 @@ static int random_shape_of(int64_t n, int64_t *shape) {
     int k = 0;
     for (int64_t v = 1; v <= left; v++)
       if (left % v == 0) divs[k++] = v;
-    shape[i] = divs[rnd(0, k - 1)];
+    shape[i] = divs[lt_test_rand(0, k - 1)];
     left /= shape[i];
   }
   if (ndim > 0) shape[ndim - 1] = left;
   for (int i = ndim - 1; i > 0; i--) {
-    int j = (int)rnd(0, i);
+    int j = (int)lt_test_rand(0, i);
     int64_t t = shape[i];
     shape[i] = shape[j];
     shape[j] = t;
@@ -105,9 +76,9 @@ static int random_shape_of(int64_t n, int64_t *shape) {
  * tensor takes 0 and -1), possibly negative; *wrapped gets it wrapped. */
 static int random_dim(int ndim, int *wrapped) {
   int n = ndim > 0 ? ndim : 1;
-  int d = (int)rnd(0, n - 1);
+  int d = (int)lt_test_rand(0, n - 1);
   *wrapped = d;
-  return rnd(0, 1) ? d : d - n;
+  return lt_test_rand(0, 1) ? d : d - n;
 }
 
 /* A view of logical shape `shape` over a fresh f32 arange (storage element
@@ -117,17 +88,17 @@ static int random_dim(int ndim, int *wrapped) {
 static lt_tensor *make_input(int ndim, const int64_t *shape, int64_t *storage_numel) {
   int mode[LT_MAX_DIMS], perm[LT_MAX_DIMS], inv[LT_MAX_DIMS];
   int64_t e[LT_MAX_DIMS] = {0}, p[LT_MAX_DIMS] = {0}, b[LT_MAX_DIMS] = {0};
-  bool plain = rnd(0, 3) == 0, expand = false;
+  bool plain = lt_test_rand(0, 3) == 0, expand = false;
   for (int d = 0; d < ndim; d++) {
     /* 0 plain, 1 x[e:0:-1], 2 x[2e:0:-2], 3 x[1::2], 4 expanded from size 1 */
-    mode[d] = plain ? 0 : (int)rnd(0, 4);
+    mode[d] = plain ? 0 : (int)lt_test_rand(0, 4);
     expand = expand || mode[d] == 4;
     e[d] = mode[d] == 4 ? 1 : shape[d];
     p[d] = mode[d] == 1 ? e[d] + 1 : mode[d] == 2 || mode[d] == 3 ? 2 * e[d] + 1 : e[d];
     perm[d] = d;
   }
   for (int i = ndim - 1; i > 0 && !plain; i--) {
-    int j = (int)rnd(0, i), t = perm[i];
+    int j = (int)lt_test_rand(0, i), t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
   }
@@ -137,7 +108,7 @@ static lt_tensor *make_input(int ndim, const int64_t *shape, int64_t *storage_nu
   }
   lt_tensor *base = lt_test_arange_f32(ndim, b);
   LT_ASSERT_OK_PTR(base);
-  *storage_numel = numel_of(ndim, b);
+  *storage_numel = lt_test_numel(ndim, b);
   lt_tensor *x = lt_permute(base, inv);
   LT_ASSERT_OK_PTR(x);
   lt_release(base);
@@ -184,7 +155,7 @@ static void check_view(const char *what, const lt_tensor *in, const lt_tensor *o
   ck_assert_msg(lt_shares_storage(out, in), "%s: result does not share the input's storage", what);
   ck_assert_int_eq(lt_dtype_of(out), LT_F32);
   int64_t j[LT_MAX_DIMS] = {0}, i[LT_MAX_DIMS] = {0};
-  if (!first_index(ndim, shape, j)) return;
+  if (!lt_test_first_index(ndim, shape, j)) return;
   do {
     map(ctx, j, i);
     for (int k = 0; k < lt_ndim(in); k++)
@@ -196,7 +167,7 @@ static void check_view(const char *what, const lt_tensor *in, const lt_tensor *o
                    fmt_dims(a, sizeof a, ndim, j), (double)got, fmt_dims(b, sizeof b, lt_ndim(in), i),
                    (double)want);
     }
-  } while (next_index(ndim, shape, j));
+  } while (lt_test_next_index(ndim, shape, j));
 }
 
 /* "slice(dim=1, ...) of f32[2,3] strides=[...] offset=..." for messages. */
@@ -251,14 +222,14 @@ static void pick_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(slice_reads_the_elements_python_slicing_picks) {
-  seed(1);
+  lt_test_seed(1);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, picked[16];
     int ndim = random_shape(1, 4, shape), d;
     lt_tensor *in = make_input(ndim, shape, &storage);
     int dim = random_dim(ndim, &d);
-    int64_t start = rnd(0, 4) ? rnd(-6, 6) : LT_NONE, stop = rnd(0, 4) ? rnd(-6, 6) : LT_NONE;
-    int64_t step = rnd(-3, 2);
+    int64_t start = lt_test_rand(0, 4) ? lt_test_rand(-6, 6) : LT_NONE, stop = lt_test_rand(0, 4) ? lt_test_rand(-6, 6) : LT_NONE;
+    int64_t step = lt_test_rand(-3, 2);
     if (step >= 0) step++;
     int64_t out_shape[LT_MAX_DIMS];
     memcpy(out_shape, shape, sizeof out_shape);
@@ -277,13 +248,13 @@ START_TEST(slice_reads_the_elements_python_slicing_picks) {
 END_TEST
 
 START_TEST(narrow_reads_length_elements_from_start) {
-  seed(2);
+  lt_test_seed(2);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, picked[16];
     int ndim = random_shape(1, 4, shape), d;
     lt_tensor *in = make_input(ndim, shape, &storage);
     int dim = random_dim(ndim, &d);
-    int64_t n = shape[d], start = rnd(-n, n), first = start < 0 ? start + n : start, length = rnd(0, n - first);
+    int64_t n = shape[d], start = lt_test_rand(-n, n), first = start < 0 ? start + n : start, length = lt_test_rand(0, n - first);
     for (int64_t k = 0; k < length; k++) picked[k] = first + k;
     int64_t out_shape[LT_MAX_DIMS];
     memcpy(out_shape, shape, sizeof out_shape);
@@ -308,14 +279,14 @@ static void insert_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(select_reads_the_index_and_drops_the_dim) {
-  seed(3);
+  lt_test_seed(3);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage;
     int ndim = random_shape(1, 4, shape), d;
     int dim = random_dim(ndim, &d);
     if (shape[d] == 0) shape[d] = 3;
     lt_tensor *in = make_input(ndim, shape, &storage);
-    int64_t index = rnd(-shape[d], shape[d] - 1);
+    int64_t index = lt_test_rand(-shape[d], shape[d] - 1);
     int64_t out_shape[LT_MAX_DIMS];
     for (int k = 0, o = 0; k < ndim; k++)
       if (k != d) out_shape[o++] = shape[k];
@@ -343,7 +314,7 @@ static void permuted_shape(int ndim, const int64_t *shape, const int *perm, int6
 }
 
 START_TEST(transpose_swaps_two_dims) {
-  seed(4);
+  lt_test_seed(4);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape), a, b, perm[LT_MAX_DIMS];
@@ -368,18 +339,18 @@ START_TEST(transpose_swaps_two_dims) {
 END_TEST
 
 START_TEST(permute_reorders_dims) {
-  seed(5);
+  lt_test_seed(5);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape), perm[LT_MAX_DIMS], arg[LT_MAX_DIMS];
     lt_tensor *in = make_input(ndim, shape, &storage);
     for (int k = 0; k < ndim; k++) perm[k] = k;
     for (int k = ndim - 1; k > 0; k--) {
-      int j = (int)rnd(0, k), t = perm[k];
+      int j = (int)lt_test_rand(0, k), t = perm[k];
       perm[k] = perm[j];
       perm[j] = t;
     }
-    for (int k = 0; k < ndim; k++) arg[k] = rnd(0, 1) ? perm[k] : perm[k] - ndim;
+    for (int k = 0; k < ndim; k++) arg[k] = lt_test_rand(0, 1) ? perm[k] : perm[k] - ndim;
     permuted_shape(ndim, shape, perm, out_shape);
     char call[128], what[512], p[200];
     int64_t a64[LT_MAX_DIMS];
@@ -396,7 +367,7 @@ START_TEST(permute_reorders_dims) {
 END_TEST
 
 START_TEST(movedim_moves_one_dim_and_keeps_the_others_in_order) {
-  seed(6);
+  lt_test_seed(6);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape), s, t, perm[LT_MAX_DIMS];
@@ -427,18 +398,18 @@ static void expand_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(expand_repeats_size_1_dims_with_stride_0) {
-  seed(7);
+  lt_test_seed(7);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, target[LT_MAX_DIMS], out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 3, shape);
     for (int d = 0; d < ndim; d++)
-      if (rnd(0, 1)) shape[d] = 1;
+      if (lt_test_rand(0, 1)) shape[d] = 1;
     lt_tensor *in = make_input(ndim, shape, &storage);
-    int lead = (int)rnd(0, 2), n = ndim + lead;
+    int lead = (int)lt_test_rand(0, 2), n = ndim + lead;
     for (int i = 0; i < n; i++) {
       int d = i - lead;
-      out_shape[i] = target[i] = d < 0 || shape[d] == 1 ? rnd(0, 3) : shape[d];
-      if (d >= 0 && rnd(0, 2) == 0) {
+      out_shape[i] = target[i] = d < 0 || shape[d] == 1 ? lt_test_rand(0, 3) : shape[d];
+      if (d >= 0 && lt_test_rand(0, 2) == 0) {
         target[i] = -1;
         out_shape[i] = shape[d];
       }
@@ -460,12 +431,12 @@ START_TEST(expand_repeats_size_1_dims_with_stride_0) {
 END_TEST
 
 START_TEST(squeeze_drops_the_dim_only_when_its_size_is_1) {
-  seed(8);
+  lt_test_seed(8);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape), d;
     for (int k = 0; k < ndim; k++)
-      if (rnd(0, 1)) shape[k] = 1;
+      if (lt_test_rand(0, 1)) shape[k] = 1;
     lt_tensor *in = make_input(ndim, shape, &storage);
     int dim = random_dim(ndim, &d);
     bool drop = ndim > 0 && shape[d] == 1;
@@ -494,12 +465,12 @@ static void squeeze_all_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(squeeze_all_drops_every_size_1_dim) {
-  seed(9);
+  lt_test_seed(9);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape), n = 0;
     for (int k = 0; k < ndim; k++)
-      if (rnd(0, 1)) shape[k] = 1;
+      if (lt_test_rand(0, 1)) shape[k] = 1;
     lt_tensor *in = make_input(ndim, shape, &storage);
     for (int k = 0; k < ndim; k++)
       if (shape[k] != 1) out_shape[n++] = shape[k];
@@ -524,12 +495,12 @@ static void remove_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(unsqueeze_inserts_a_size_1_dim_with_pytorchs_stride) {
-  seed(10);
+  lt_test_seed(10);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape);
     lt_tensor *in = make_input(ndim, shape, &storage);
-    int d = (int)rnd(0, ndim), dim = rnd(0, 1) ? d : d - ndim - 1;
+    int d = (int)lt_test_rand(0, ndim), dim = lt_test_rand(0, 1) ? d : d - ndim - 1;
     for (int k = 0, o = 0; k <= ndim; k++) out_shape[k] = k == d ? 1 : shape[o++];
     int64_t want_stride = d == ndim ? 1 : shape[d] * lt_strides(in)[d];
     char call[128], what[512];
@@ -560,7 +531,7 @@ static void reflow_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(unflatten_splits_one_dim_in_row_major_order) {
-  seed(11);
+  lt_test_seed(11);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, sizes[LT_MAX_DIMS], split[LT_MAX_DIMS], out_shape[LT_MAX_DIMS];
     int ndim = random_shape(1, 3, shape), d;
@@ -572,7 +543,7 @@ START_TEST(unflatten_splits_one_dim_in_row_major_order) {
     int zeros = 0, zero_at = -1;
     for (int k = 0; k < n; k++)
       if (split[k] == 0) zeros++, zero_at = k;
-    if (rnd(0, 2) == 0 && zeros <= 1) sizes[zeros ? zero_at : rnd(0, n - 1)] = -1;
+    if (lt_test_rand(0, 2) == 0 && zeros <= 1) sizes[zeros ? zero_at : lt_test_rand(0, n - 1)] = -1;
     int m = 0;
     for (int k = 0; k < ndim; k++) {
       if (k != d) out_shape[m++] = shape[k];
@@ -585,7 +556,7 @@ START_TEST(unflatten_splits_one_dim_in_row_major_order) {
     check_view(what, in, out, m, out_shape, reflow_map,
                &(struct reflow_ctx){ndim, m, shape, out_shape});
     ck_assert_int_eq(lt_offset(out), lt_offset(in));
-    if (numel_of(ndim, shape) > 0) {
+    if (lt_test_numel(ndim, shape) > 0) {
       int64_t inner = 1;
       for (int s = n - 1; s >= 0; s--) {
         if (split[s] > 1)
@@ -601,37 +572,37 @@ START_TEST(unflatten_splits_one_dim_in_row_major_order) {
 END_TEST
 
 START_TEST(view_keeps_row_major_order_and_fails_exactly_when_no_strides_exist) {
-  seed(12);
+  lt_test_seed(12);
   int viewed = 0, refused = 0;
   for (int iter = 0; iter < 2 * TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, target[LT_MAX_DIMS], arg[LT_MAX_DIMS];
     int ndim = random_shape(0, 4, shape);
     lt_tensor *in = make_input(ndim, shape, &storage);
-    int64_t numel = numel_of(ndim, shape);
+    int64_t numel = lt_test_numel(ndim, shape);
     int n = random_shape_of(numel, target);
     memcpy(arg, target, sizeof arg);
-    if (n > 0 && rnd(0, 2) == 0) {
+    if (n > 0 && lt_test_rand(0, 2) == 0) {
       int zeros = 0, zero_at = -1;
       for (int k = 0; k < n; k++)
         if (target[k] == 0) zeros++, zero_at = k;
-      if (zeros <= 1) arg[zeros ? zero_at : rnd(0, n - 1)] = -1;
+      if (zeros <= 1) arg[zeros ? zero_at : lt_test_rand(0, n - 1)] = -1;
     }
     /* Brute force: a view exists iff the strides read off unit steps
      * reproduce the storage offset of every element in row-major order. */
     int64_t want[1024], idx[LT_MAX_DIMS], unit[LT_MAX_DIMS], f = 0, step = 1;
-    if (first_index(ndim, shape, idx)) do want[f++] = addr(in, idx);
-      while (next_index(ndim, shape, idx));
+    if (lt_test_first_index(ndim, shape, idx)) do want[f++] = addr(in, idx);
+      while (lt_test_next_index(ndim, shape, idx));
     for (int d = n - 1; d >= 0; d--) {
       unit[d] = numel > 0 && target[d] > 1 ? want[step] - want[0] : 0;
       step *= target[d] > 0 ? target[d] : 1;
     }
     bool viewable = true;
     f = 0;
-    if (first_index(n, target, idx)) do {
+    if (lt_test_first_index(n, target, idx)) do {
         int64_t a = want[0];
         for (int d = 0; d < n; d++) a += idx[d] * unit[d];
         viewable = viewable && a == want[f++];
-      } while (next_index(n, target, idx));
+      } while (lt_test_next_index(n, target, idx));
     char call[128], what[512], t[200];
     snprintf(call, sizeof call, "iter %d: view(%s)", iter, fmt_dims(t, sizeof t, n, arg));
     describe_call(what, sizeof what, call, in);
@@ -670,7 +641,7 @@ static void diag_map(const void *c, const int64_t *j, int64_t *i) {
 }
 
 START_TEST(diagonal_reads_index_pairs_offset_apart) {
-  seed(13);
+  lt_test_seed(13);
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS];
     int ndim = random_shape(2, 4, shape), a, b;
@@ -678,7 +649,7 @@ START_TEST(diagonal_reads_index_pairs_offset_apart) {
     int d1 = random_dim(ndim, &a), d2;
     do d2 = random_dim(ndim, &b);
     while (b == a);
-    int64_t off = rnd(-5, 5), size = 0;
+    int64_t off = lt_test_rand(-5, 5), size = 0;
     while (size + (off < 0 ? -off : 0) < shape[a] && size + (off > 0 ? off : 0) < shape[b]) size++;
     int n = 0;
     for (int k = 0; k < ndim; k++)
@@ -698,19 +669,19 @@ START_TEST(diagonal_reads_index_pairs_offset_apart) {
 END_TEST
 
 START_TEST(as_strided_reads_storage_at_offset_plus_index_times_strides) {
-  seed(14);
+  lt_test_seed(14);
   int made = 0, refused = 0;
   for (int iter = 0; iter < TRIALS; iter++) {
     int64_t shape[LT_MAX_DIMS], storage, out_shape[LT_MAX_DIMS], strides[LT_MAX_DIMS];
     int ndim = random_shape(0, 3, shape);
     lt_tensor *in = make_input(ndim, shape, &storage);
     int n = random_shape(0, 3, out_shape);
-    int64_t offset = rnd(0, storage + 1), reach = offset;
+    int64_t offset = lt_test_rand(0, storage + 1), reach = offset;
     for (int d = 0; d < n; d++) {
-      strides[d] = rnd(0, 4);
+      strides[d] = lt_test_rand(0, 4);
       reach += (out_shape[d] - 1) * strides[d];
     }
-    bool fits = numel_of(n, out_shape) == 0 || reach < storage;
+    bool fits = lt_test_numel(n, out_shape) == 0 || reach < storage;
     char call[128], what[512], a[200], b[200];
     snprintf(call, sizeof call, "iter %d: as_strided(%s, %s, %lld) with %lld storage elements", iter,
              fmt_dims(a, sizeof a, n, out_shape), fmt_dims(b, sizeof b, n, strides), (long long)offset,
@@ -732,11 +703,11 @@ START_TEST(as_strided_reads_storage_at_offset_plus_index_times_strides) {
     LT_ASSERT_GEOMETRY(out, n, out_shape, strides, offset);
     ck_assert(lt_shares_storage(out, in));
     int64_t j[LT_MAX_DIMS];
-    if (first_index(n, out_shape, j)) do {
+    if (lt_test_first_index(n, out_shape, j)) do {
         int64_t s = offset;
         for (int d = 0; d < n; d++) s += j[d] * strides[d];
         ck_assert_msg(at(out, j) == (float)s, "%s: wrong element", what);
-      } while (next_index(n, out_shape, j));
+      } while (lt_test_next_index(n, out_shape, j));
     lt_release(out);
     lt_release(in);
   }

@@ -26,6 +26,38 @@ lt_tensor *lt_test_arange_f32(int ndim, const int64_t *shape) {
   return t;
 }
 
+static uint64_t rng_state;
+
+void lt_test_seed(uint64_t s) { rng_state = s; }
+
+int64_t lt_test_rand(int64_t lo, int64_t hi) {
+  uint64_t x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  rng_state = x;
+  return lo + (int64_t)(x % (uint64_t)(hi - lo + 1));
+}
+
+int64_t lt_test_numel(int ndim, const int64_t *shape) {
+  int64_t n = 1;
+  for (int i = 0; i < ndim; i++) n *= shape[i];
+  return n;
+}
+
+bool lt_test_first_index(int ndim, const int64_t *shape, int64_t *idx) {
+  for (int i = 0; i < ndim; i++) idx[i] = 0;
+  return lt_test_numel(ndim, shape) > 0;
+}
+
+bool lt_test_next_index(int ndim, const int64_t *shape, int64_t *idx) {
+  for (int d = ndim - 1; d >= 0; d--) {
+    if (++idx[d] < shape[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
 int lt_run_suite(Suite *s) {
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);

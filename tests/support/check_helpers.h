@@ -43,6 +43,18 @@ void lt_assert_geometry(const lt_tensor *t, int ndim, const int64_t *shape, cons
 /* A row-major f32 tensor holding 0, 1, 2, ... */
 lt_tensor *lt_test_arange_f32(int ndim, const int64_t *shape);
 
+/* A deterministic xorshift64 stream, seeded per test so that CK_FORK=no
+ * runs agree: lt_test_seed, then lt_test_rand(lo, hi) in [lo, hi]. */
+void lt_test_seed(uint64_t s);
+int64_t lt_test_rand(int64_t lo, int64_t hi);
+
+/* Product of shape (no overflow check: test shapes are small). */
+int64_t lt_test_numel(int ndim, const int64_t *shape);
+/* Row-major iteration over shape: first is false when there is no
+ * element; next is false after the last one. */
+bool lt_test_first_index(int ndim, const int64_t *shape, int64_t *idx);
+bool lt_test_next_index(int ndim, const int64_t *shape, int64_t *idx);
+
 /* Runs one suite and returns main's exit status. */
 int lt_run_suite(Suite *s);
 
