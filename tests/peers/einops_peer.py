@@ -42,13 +42,10 @@ warnings.simplefilter("ignore")  # einops warns on keyword names; numpy on mean 
 # The library through ctypes
 # ---------------------------------------------------------------------------
 
-LT_F32, LT_F16, LT_BF16, LT_F8_E4M3, LT_F8_E5M2, LT_F64, LT_I32, LT_I64, LT_U8, LT_BOOL = range(10)
-LT_SUM, LT_MEAN, LT_MAX, LT_MIN, LT_PROD = range(5)
-(LT_OK, LT_ERR_ARG, LT_ERR_SHAPE, LT_ERR_NOT_VIEWABLE, LT_ERR_PATTERN, LT_ERR_DTYPE,
- LT_ERR_DEVICE, LT_ERR_NOMEM, LT_ERR_IO, LT_ERR_OVERLAP) = range(10)
-STATUS_NAMES = ["LT_OK", "LT_ERR_ARG", "LT_ERR_SHAPE", "LT_ERR_NOT_VIEWABLE", "LT_ERR_PATTERN",
-                "LT_ERR_DTYPE", "LT_ERR_DEVICE", "LT_ERR_NOMEM", "LT_ERR_IO", "LT_ERR_OVERLAP"]
-LT_NONE = -(2 ** 63)
+from ltlib import *  # noqa: F401,F403 (the enums and structs shared by the peer suites)
+import ltlib
+
+globals().update(ltlib.open_library("einops_peer.py"))
 
 RED_CODE = {"sum": LT_SUM, "mean": LT_MEAN, "max": LT_MAX, "min": LT_MIN, "prod": LT_PROD}
 DTYPES = {  # name -> (lt dtype, numpy dtype)
@@ -65,75 +62,6 @@ try:
     DTYPES["bf16"] = (LT_BF16, ml_dtypes.bfloat16)
 except ImportError:
     pass
-
-
-class LtAxis(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("size", ctypes.c_int64)]
-
-
-class LtStats(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_int64) for n in
-                ("bytes_in_use", "peak_bytes", "allocs", "copies", "implicit_copies",
-                 "bytes_copied", "flops")]
-
-
-class LtDevice(ctypes.Structure):
-    _fields_ = [("kind", ctypes.c_int), ("index", ctypes.c_int)]
-
-
-LT_HOST = LtDevice(0, 0)
-
-if len(sys.argv) != 2:
-    print("Bail out! usage: einops_peer.py path/to/libtensor.so")
-    sys.exit(2)
-
-try:
-    L = ctypes.CDLL(sys.argv[1])
-except OSError as e:
-    print("Bail out! cannot load %s: %s" % (sys.argv[1], e))
-    sys.exit(2)
-
-P = ctypes.c_void_p
-I64 = ctypes.c_int64
-I64P = ctypes.POINTER(ctypes.c_int64)
-AXP = ctypes.POINTER(LtAxis)
-
-
-def _decl(name, restype, argtypes):
-    f = getattr(L, name)
-    f.restype = restype
-    f.argtypes = argtypes
-    return f
-
-
-lt_from_data = _decl("lt_from_data", P, [P, ctypes.c_int, ctypes.c_int, I64P])
-lt_release = _decl("lt_release", None, [P])
-lt_read = _decl("lt_read", ctypes.c_int, [P, P, ctypes.c_size_t])
-lt_ndim = _decl("lt_ndim", ctypes.c_int, [P])
-lt_shape = _decl("lt_shape", I64P, [P])
-lt_numel = _decl("lt_numel", I64, [P])
-lt_transpose = _decl("lt_transpose", P, [P, ctypes.c_int, ctypes.c_int])
-lt_slice = _decl("lt_slice", P, [P, ctypes.c_int, I64, I64, I64])
-lt_expand = _decl("lt_expand", P, [P, ctypes.c_int, I64P])
-lt_permute = _decl("lt_permute", P, [P, ctypes.POINTER(ctypes.c_int)])
-lt_rearrange = _decl("lt_rearrange", P, [P, ctypes.c_char_p, AXP, ctypes.c_int])
-lt_repeat = _decl("lt_repeat", P, [P, ctypes.c_char_p, AXP, ctypes.c_int])
-lt_reduce = _decl("lt_reduce", P, [P, ctypes.c_char_p, ctypes.c_int, AXP, ctypes.c_int])
-lt_shares_storage = _decl("lt_shares_storage", ctypes.c_bool, [P, P])
-lt_last_status = _decl("lt_last_status", ctypes.c_int, [])
-lt_last_error = _decl("lt_last_error", ctypes.c_char_p, [])
-lt_stats_get = _decl("lt_stats_get", LtStats, [LtDevice])
-lt_stats_reset = _decl("lt_stats_reset", None, [LtDevice])
-lt_pattern_cache_clear = _decl("lt_pattern_cache_clear", None, [])
-
-
-def status_name(s):
-    return STATUS_NAMES[s] if 0 <= s < len(STATUS_NAMES) else "status %d" % s
-
-
-def last_error():
-    m = lt_last_error()
-    return m.decode("utf-8", "replace") if m is not None else "<NULL>"
 
 
 class Arena:
