@@ -135,15 +135,6 @@ static double decode(const float_format *f, uint32_t h) {
   return neg ? -v : v;
 }
 
-uint16_t lt__f16_from_double(double d, lt_cast_mode m) { return (uint16_t)encode_double(&F16, d, m); }
-uint16_t lt__bf16_from_double(double d, lt_cast_mode m) { return (uint16_t)encode_double(&BF16, d, m); }
-uint8_t lt__e4m3_from_double(double d, lt_cast_mode m) { return (uint8_t)encode_double(&E4M3, d, m); }
-uint8_t lt__e5m2_from_double(double d, lt_cast_mode m) { return (uint8_t)encode_double(&E5M2, d, m); }
-double lt__f16_to_double(uint16_t h) { return decode(&F16, h); }
-double lt__bf16_to_double(uint16_t h) { return decode(&BF16, h); }
-double lt__e4m3_to_double(uint8_t h) { return decode(&E4M3, h); }
-double lt__e5m2_to_double(uint8_t h) { return decode(&E5M2, h); }
-
 static const float_format *narrow_format(lt_dtype dt) {
   switch (dt) {
   case LT_F16: return &F16;

@@ -30,15 +30,4 @@ lt__scalar lt__scalar_load(lt_dtype dt, const void *p);
  * integers narrowing to smaller integers wrap as two's complement. */
 bool lt__scalar_store(lt_dtype dt, void *p, lt__scalar v, lt_cast_mode mode);
 
-/* Encoders of the narrow float formats from an exact double (NaN, inf and
- * overflow per mode) and decoders back to double. */
-uint16_t lt__f16_from_double(double d, lt_cast_mode mode);
-uint16_t lt__bf16_from_double(double d, lt_cast_mode mode);
-uint8_t lt__e4m3_from_double(double d, lt_cast_mode mode);
-uint8_t lt__e5m2_from_double(double d, lt_cast_mode mode);
-double lt__f16_to_double(uint16_t h);
-double lt__bf16_to_double(uint16_t h);
-double lt__e4m3_to_double(uint8_t h);
-double lt__e5m2_to_double(uint8_t h);
-
 #endif

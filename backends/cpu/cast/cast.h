@@ -35,14 +35,4 @@ extern const lt__cast_table lt__cast_scalar_table;
 extern const lt__cast_table lt__cast_avx2_table;
 extern const lt__cast_table lt__cast_avx512_table;
 
-/* Scalar element conversions, shared by the vector kernels' tails. */
-uint16_t lt__f32_to_f16_bits(uint32_t f, lt_cast_mode mode);
-uint16_t lt__f32_to_bf16_bits(uint32_t f, lt_cast_mode mode);
-uint8_t lt__f32_to_e4m3_bits(uint32_t f, lt_cast_mode mode);
-uint8_t lt__f32_to_e5m2_bits(uint32_t f, lt_cast_mode mode);
-uint32_t lt__f16_bits_to_f32(uint16_t h);
-uint32_t lt__bf16_bits_to_f32(uint16_t h);
-uint32_t lt__e4m3_bits_to_f32(uint8_t h);
-uint32_t lt__e5m2_bits_to_f32(uint8_t h);
-
 #endif

@@ -47,10 +47,10 @@ static inline uint32_t encode(uint32_t f, const narrow *t, lt_cast_mode mode) {
   return s | (q > t->max_finite ? over : q);
 }
 
-uint16_t lt__f32_to_f16_bits(uint32_t f, lt_cast_mode m) { return (uint16_t)encode(f, &F16, m); }
-uint16_t lt__f32_to_bf16_bits(uint32_t f, lt_cast_mode m) { return (uint16_t)encode(f, &BF16, m); }
-uint8_t lt__f32_to_e4m3_bits(uint32_t f, lt_cast_mode m) { return (uint8_t)encode(f, &E4M3, m); }
-uint8_t lt__f32_to_e5m2_bits(uint32_t f, lt_cast_mode m) { return (uint8_t)encode(f, &E5M2, m); }
+static uint16_t f32_to_f16_bits(uint32_t f, lt_cast_mode m) { return (uint16_t)encode(f, &F16, m); }
+static uint16_t f32_to_bf16_bits(uint32_t f, lt_cast_mode m) { return (uint16_t)encode(f, &BF16, m); }
+static uint8_t f32_to_e4m3_bits(uint32_t f, lt_cast_mode m) { return (uint8_t)encode(f, &E4M3, m); }
+static uint8_t f32_to_e5m2_bits(uint32_t f, lt_cast_mode m) { return (uint8_t)encode(f, &E5M2, m); }
 
 /* Widening is exact; NaNs keep their payload's top bits and are quieted. */
 static inline uint32_t decode(uint32_t h, const narrow *t) {
@@ -68,10 +68,10 @@ static inline uint32_t decode(uint32_t h, const narrow *t) {
   return s | ((field + 127 - (uint32_t)t->bias) << 23) | (frac << (23 - t->m));
 }
 
-uint32_t lt__f16_bits_to_f32(uint16_t h) { return decode(h, &F16); }
-uint32_t lt__bf16_bits_to_f32(uint16_t h) { return decode(h, &BF16); }
-uint32_t lt__e4m3_bits_to_f32(uint8_t h) { return decode(h, &E4M3); }
-uint32_t lt__e5m2_bits_to_f32(uint8_t h) { return decode(h, &E5M2); }
+static uint32_t f16_bits_to_f32(uint16_t h) { return decode(h, &F16); }
+static uint32_t bf16_bits_to_f32(uint16_t h) { return decode(h, &BF16); }
+static uint32_t e4m3_bits_to_f32(uint8_t h) { return decode(h, &E4M3); }
+static uint32_t e5m2_bits_to_f32(uint8_t h) { return decode(h, &E5M2); }
 
 #define ENCODER(name, T, conv, mode)                                      \
   static void name(void *dst, const void *src, int64_t n) {               \
@@ -97,18 +97,18 @@ uint32_t lt__e5m2_bits_to_f32(uint8_t h) { return decode(h, &E5M2); }
     }                                                                     \
   }
 
-ENCODER(to_f16, uint16_t, lt__f32_to_f16_bits, LT_CAST_DEFAULT)
-ENCODER(to_f16_sat, uint16_t, lt__f32_to_f16_bits, LT_CAST_SATURATE)
-ENCODER(to_bf16, uint16_t, lt__f32_to_bf16_bits, LT_CAST_DEFAULT)
-ENCODER(to_bf16_sat, uint16_t, lt__f32_to_bf16_bits, LT_CAST_SATURATE)
-ENCODER(to_e4m3, uint8_t, lt__f32_to_e4m3_bits, LT_CAST_DEFAULT)
-ENCODER(to_e4m3_sat, uint8_t, lt__f32_to_e4m3_bits, LT_CAST_SATURATE)
-ENCODER(to_e5m2, uint8_t, lt__f32_to_e5m2_bits, LT_CAST_DEFAULT)
-ENCODER(to_e5m2_sat, uint8_t, lt__f32_to_e5m2_bits, LT_CAST_SATURATE)
-DECODER(from_f16, uint16_t, lt__f16_bits_to_f32)
-DECODER(from_bf16, uint16_t, lt__bf16_bits_to_f32)
-DECODER(from_e4m3, uint8_t, lt__e4m3_bits_to_f32)
-DECODER(from_e5m2, uint8_t, lt__e5m2_bits_to_f32)
+ENCODER(to_f16, uint16_t, f32_to_f16_bits, LT_CAST_DEFAULT)
+ENCODER(to_f16_sat, uint16_t, f32_to_f16_bits, LT_CAST_SATURATE)
+ENCODER(to_bf16, uint16_t, f32_to_bf16_bits, LT_CAST_DEFAULT)
+ENCODER(to_bf16_sat, uint16_t, f32_to_bf16_bits, LT_CAST_SATURATE)
+ENCODER(to_e4m3, uint8_t, f32_to_e4m3_bits, LT_CAST_DEFAULT)
+ENCODER(to_e4m3_sat, uint8_t, f32_to_e4m3_bits, LT_CAST_SATURATE)
+ENCODER(to_e5m2, uint8_t, f32_to_e5m2_bits, LT_CAST_DEFAULT)
+ENCODER(to_e5m2_sat, uint8_t, f32_to_e5m2_bits, LT_CAST_SATURATE)
+DECODER(from_f16, uint16_t, f16_bits_to_f32)
+DECODER(from_bf16, uint16_t, bf16_bits_to_f32)
+DECODER(from_e4m3, uint8_t, e4m3_bits_to_f32)
+DECODER(from_e5m2, uint8_t, e5m2_bits_to_f32)
 
 const lt__cast_table lt__cast_scalar_table = {
     .encode = {{to_f16, to_f16_sat}, {to_bf16, to_bf16_sat}, {to_e4m3, to_e4m3_sat}, {to_e5m2, to_e5m2_sat}},
