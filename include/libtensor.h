@@ -10,5 +10,6 @@
 #include "libtensor/stats.h"
 #include "libtensor/rearrange.h"
 #include "libtensor/threads.h"
+#include "libtensor/compute.h"
 
 #endif
