@@ -1,6 +1,7 @@
-/* ltx: explain what views and copies do to a tensor.
+/* ltx: explain what views and copies do to a tensor, budget training.
  *   ltx explain --shape 4,6 [--dtype f32] 'transpose 0 1 | view 24'
- *   ltx explain --shape 2,128,768 'b t (h d) -> b h t d' h=12 */
+ *   ltx explain --shape 2,128,768 'b t (h d) -> b h t d' h=12
+ *   ltx budget --params 70e9 --tokens 15e12 --gpus 1024 --gpu h100 --mfu 0.5 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@ static int usage(void) {
           "                   'op args | op args ...'      (view, reshape, transpose, permute, movedim, slice,\n"
           "                                                  select, narrow, expand, squeeze, unsqueeze, flatten,\n"
           "                                                  diagonal, contiguous, clone)\n"
-          "       ltx explain --shape D0,D1,... 'einops pattern' [name=length ...]\n");
+          "       ltx explain --shape D0,D1,... 'einops pattern' [name=length ...]\n"
+          "       ltx budget --params N --tokens D [--gpus G --gpu a100|h100|h200 --mfu X ...]  (ltx budget --help)\n");
   return 2;
 }
 
@@ -67,5 +69,6 @@ static int explain(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "explain")) return explain(argc - 2, argv + 2);
+  if (argc >= 2 && !strcmp(argv[1], "budget")) return ltx_budget(argc - 2, argv + 2);
   return usage();
 }
