@@ -44,6 +44,35 @@ typedef struct lt__reduce_args {
   int op;               /* an lt_reduction */
 } lt__reduce_args;
 
+/* The elementwise ops of compute.h: binary ones first, then the unary
+ * ones in lt_unary_op's order. */
+typedef enum lt__ew_op {
+  LT__EW_ADD, LT__EW_SUB, LT__EW_MUL, LT__EW_DIV, LT__EW_MAX, LT__EW_MIN,
+  LT__EW_NEG, LT__EW_ABS, LT__EW_EXP, LT__EW_LOG, LT__EW_SQRT, LT__EW_RSQRT, LT__EW_TANH,
+  LT__EW_SIGMOID, LT__EW_RELU, LT__EW_GELU, LT__EW_SILU
+} lt__ew_op;
+#define LT__EW_FIRST_UNARY LT__EW_NEG
+
+/* One elementwise op, planned by the core (elementwise_plan.h): for every
+ * index tuple of shape, dst = convert(op(in0, in1)) where each input is
+ * converted to `compute` (LT_F32, LT_F64 or LT_I64) and the arithmetic is
+ * done in it. Operand 0 is dst, 1 and 2 the inputs; strides in elements
+ * (inputs may have 0 and negative ones). When tiled is 1 or 2, that input
+ * has stride 1 along dim ndim-2 (and not along the innermost dim, along
+ * which dst has stride 1): the kernel should read it in 2-D tiles. */
+typedef struct lt__ew_args {
+  lt__ew_op op;
+  int ninputs;
+  lt_dtype compute;
+  int tiled;
+  int ndim;
+  int64_t shape[LT_MAX_DIMS];
+  int64_t strides[3][LT_MAX_DIMS];
+  char *dst;
+  const char *src[2];
+  lt_dtype dst_dtype, src_dtype[2];
+} lt__ew_args;
+
 typedef struct lt__backend {
   const char *name;
   /* True when device `index` answers. */
@@ -56,6 +85,7 @@ typedef struct lt__backend {
    * an integer dtype). */
   lt_status (*copy)(const lt__copy_args *a);
   lt_status (*reduce)(const lt__reduce_args *a);
+  lt_status (*elementwise)(const lt__ew_args *a);
 } lt__backend;
 
 /* The table built for a device kind, or NULL; sets no error. */

@@ -31,4 +31,5 @@ const lt__backend lt__cpu_backend = {
     .fill_zero = cpu_fill_zero,
     .copy = lt__cpu_copy,
     .reduce = lt__cpu_reduce,
+    .elementwise = lt__cpu_elementwise,
 };

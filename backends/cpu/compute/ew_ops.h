@@ -1,0 +1,19 @@
+/* Internal: the arithmetic of the elementwise ops on dense arrays of the
+ * compute type, kept apart so that it can be built with the flags that
+ * let the compiler vectorise it. */
+#ifndef LT_EW_OPS_H
+#define LT_EW_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dispatch.h"
+
+/* y[i] = op(x0[i], x1[i]) for 0 <= i < n, on arrays of ct (LT_F32, LT_F64
+ * or LT_I64); an input flagged scalar is read at [0] for every i; x1 is
+ * unused by unary ops. y may be exactly x0 or x1 (in place), not partly
+ * overlap them. */
+void lt__ew_apply(lt__ew_op op, lt_dtype ct, void *y, const void *x0, bool scalar0, const void *x1,
+                  bool scalar1, int64_t n);
+
+#endif
