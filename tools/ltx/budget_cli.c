@@ -88,6 +88,7 @@ int ltx_budget(int argc, char **argv) {
   cli c = {.in = {.gpus = 1, .mfu = 0.4, .precision = BUDGET_BF16, .optimizer = BUDGET_ADAMW,
                   .micro_batch = 1, .seq = 2048},
            .gpu = budget_gpu_find("h100")};
+  if (argc == 0) return usage();
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--json")) {
       c.json = true;
