@@ -73,6 +73,36 @@ typedef struct lt__ew_args {
   lt_dtype dst_dtype, src_dtype[2];
 } lt__ew_args;
 
+/* One matmul operand: per batch, a matrix stored row-major with leading
+ * dimension ld (element (i,j) at i*ld + j), or, when trans, stored
+ * transposed (element (i,j) at j*ld + i). ld is at least the stored row
+ * length and fits LT__BLAS_MAX_LD, so BLAS takes it as it is. */
+typedef struct lt__matmul_operand {
+  const char *ptr;                     /* element (0,0) of the first batch */
+  lt_dtype dtype;
+  bool trans;
+  int64_t ld;
+  int64_t batch_strides[LT_MAX_DIMS];  /* elements; 0 where broadcast */
+} lt__matmul_operand;
+
+/* BLAS (OpenBLAS, cuBLAS) takes 32-bit leading dimensions: the core copies
+ * an operand whose ld is larger. Larger m, n, k are the backend's to split. */
+#define LT__BLAS_MAX_LD INT32_MAX
+
+/* A batch of products c = a b, a m x k, b k x n, m, n, k >= 1: for every
+ * index of batch_shape (row-major order; batch_ndim 0 is one product), c
+ * is the next row-major m x n block of the contiguous output, in c_dtype.
+ * a and b may have any float dtype; they are computed in F64 when c_dtype
+ * is F64, else in F32, and each result element is rounded once. */
+typedef struct lt__matmul_args {
+  int64_t m, n, k;
+  lt__matmul_operand a, b;
+  char *c;
+  lt_dtype c_dtype;
+  int batch_ndim;
+  int64_t batch_shape[LT_MAX_DIMS];
+} lt__matmul_args;
+
 typedef struct lt__backend {
   const char *name;
   /* True when device `index` answers. */
@@ -86,6 +116,8 @@ typedef struct lt__backend {
   lt_status (*copy)(const lt__copy_args *a);
   lt_status (*reduce)(const lt__reduce_args *a);
   lt_status (*elementwise)(const lt__ew_args *a);
+  /* LT_OK, or LT_ERR_NOMEM (error set) when scratch memory runs out. */
+  lt_status (*matmul)(const lt__matmul_args *a);
 } lt__backend;
 
 /* The table built for a device kind, or NULL; sets no error. */

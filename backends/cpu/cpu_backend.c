@@ -31,5 +31,6 @@ const lt__backend lt__cpu_backend = {
     .fill_zero = cpu_fill_zero,
     .copy = lt__cpu_copy,
     .reduce = lt__cpu_reduce,
+    .matmul = lt__cpu_matmul,
     .elementwise = lt__cpu_elementwise,
 };

@@ -8,6 +8,8 @@
 lt_status lt__cpu_copy(const lt__copy_args *a);
 /* The reduction of lt__reduce_args (sum, mean, max, min, prod). */
 lt_status lt__cpu_reduce(const lt__reduce_args *a);
+/* The batched products of lt__matmul_args, through OpenBLAS. */
+lt_status lt__cpu_matmul(const lt__matmul_args *a);
 /* The elementwise op of lt__ew_args. */
 lt_status lt__cpu_elementwise(const lt__ew_args *a);
 

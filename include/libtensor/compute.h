@@ -112,17 +112,21 @@ LT_API lt_tensor *lt_log_softmax(const lt_tensor *t, int dim);
  * a leading-dimension stride goes to BLAS through its transpose flag and
  * leading dimension without a copy; only layouts BLAS cannot express
  * (neither last dim of unit stride, or stride-0 or negative strides in
- * them) are copied, counted and traced. F32 and F64 go to cblas_sgemm /
- * cblas_dgemm; F16, BF16 and FP8 are converted to F32 in tiles, multiplied
- * with F32 accumulation and rounded once into the promoted dtype; integer
- * and bool operands are LT_ERR_DTYPE. Counts 2*m*n*k FLOPs per product in
- * lt_stats.flops. */
+ * them) are copied, counted and traced; under LT_COPY_FORBID such an
+ * operand fails with LT_ERR_NOT_VIEWABLE instead. F32 and F64 go to
+ * cblas_sgemm / cblas_dgemm; F16, BF16 and FP8 are converted to F32 in
+ * tiles, multiplied with F32 accumulation and rounded once into the
+ * promoted dtype; integer and bool operands are LT_ERR_DTYPE. Matrix rows
+ * longer than BLAS's 32-bit leading dimension (2^31-1 elements) are
+ * LT_ERR_SHAPE, a FLOP count beyond int64 LT_ERR_NOMEM. Counts 2*m*n*k
+ * FLOPs per product in lt_stats.flops. */
 LT_API lt_tensor *lt_matmul(const lt_tensor *a, const lt_tensor *b);
 
 /* ---- FLOP arithmetic, to predict a cost before running ----
  * The FLOPs lt_matmul counts for operands of these shapes (the same shape
  * rules and errors as lt_matmul; -1 with the error set when they do not
- * multiply). */
+ * multiply, LT_ERR_ARG for a NULL shape, a negative size or ndim outside
+ * 0..LT_MAX_DIMS). */
 LT_API int64_t lt_flops_matmul(int a_ndim, const int64_t *a_shape, int b_ndim, const int64_t *b_shape);
 /* The FLOPs lt_stats counts for an elementwise call over numel output
  * elements: one per output element per call (lt_add, lt_exp and lt_gelu
