@@ -131,8 +131,8 @@ static void print_activations(FILE *f, const budget_input *in, const budget_resu
   fprintf(f, "                 s*b*h*(16e + 2) + a*s^2*b*(2e + 1)  [34*s*b*h + 5*a*s^2*b at e = 2]\n");
   fprintf(f, "                 with s = %lld tokens, b = %lld sequences, h = %lld, a = %lld heads%s:\n", s, bt, h, hd,
           in->heads ? "" : " (h/64)");
-  fprintf(f, "                 full set:  %lld*%lld*%lld*%g + %lld*%lld^2*%lld*%g = %s\n", s, bt, h, 16 * e + 2, hd, s, bt,
-          2 * e + 1, bytes(a, sizeof a, r->act_bytes_full_layer));
+  fprintf(f, "                 full set:  %lld*%lld*%lld*%g + %lld*%lld^2*%lld*%g = %s\n", s, bt, h, 16 * e + 2, hd,
+          s, bt, 2 * e + 1, bytes(a, sizeof a, r->act_bytes_full_layer));
   if (in->recompute == BUDGET_RECOMPUTE_SELECTIVE)
     fprintf(f, "                 selective recomputation drops the a*s^2 terms (attention scores):\n"
                "                 %lld*%lld*%lld*%g = %s per layer\n",
