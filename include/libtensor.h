@@ -10,6 +10,7 @@
 #include "libtensor/stats.h"
 #include "libtensor/rearrange.h"
 #include "libtensor/threads.h"
+#include "libtensor/interop.h"
 #include "libtensor/compute.h"
 
 #endif

@@ -136,7 +136,8 @@ LT_API lt_status lt_copy(lt_tensor *dst, const lt_tensor *src) {
     return lt__fail(LT_ERR_SHAPE, "copy: source %s does not broadcast to destination %s",
                     lt__fmt_tensor(a, sizeof a, src), lt__fmt_tensor(b, sizeof b, dst));
   }
-  lt_status s = lt__check_writable(dst, op);
+  lt_status s = lt__check_mutable(dst, op);
+  if (s == LT_OK) s = lt__check_writable(dst, op);
   if (s == LT_OK) s = lt__check_no_alias(dst, src, &bl, op);
   if (s != LT_OK) return s;
   lt__copy_request r = {

@@ -6,6 +6,7 @@
 #include "dispatch.h"
 #include "error.h"
 #include "stats_impl.h"
+#include "tensor_impl.h"
 
 static lt__storage *storage_struct(const char *op) {
   lt__storage *s = lt__alloc(sizeof *s, _Alignof(lt__storage));
@@ -40,6 +41,22 @@ lt__storage *lt__storage_wrap(char *data, size_t nbytes, lt_device dev,
                      .deleter = deleter, .ctx = ctx};
   atomic_init(&s->refs, 1);
   return s;
+}
+
+lt__storage *lt__storage_wrap_readonly(char *data, size_t nbytes, lt_device dev,
+                                       void (*deleter)(void *), void *ctx, const char *op) {
+  lt__storage *s = lt__storage_wrap(data, nbytes, dev, deleter, ctx, op);
+  if (s) s->readonly = true;
+  return s;
+}
+
+lt_status lt__check_mutable(const lt_tensor *t, const char *op) {
+  if (!t->storage->readonly) return LT_OK;
+  char have[LT__TENSOR_BUF];
+  return lt__fail(LT_ERR_ARG,
+                  "%s: the destination %s is read-only (a view of a memory-mapped file or of read-only "
+                  "foreign memory); write into lt_clone() of it",
+                  op, lt__fmt_tensor(have, sizeof have, t));
 }
 
 void lt__storage_retain(lt__storage *s) { atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed); }

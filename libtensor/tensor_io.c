@@ -42,6 +42,7 @@ LT_API lt_status lt_read(const lt_tensor *t, void *dst, size_t nbytes) {
 
 LT_API lt_status lt_write(lt_tensor *t, const void *src, size_t nbytes) {
   lt_status s = check_io(t, src, nbytes, "write");
+  if (s == LT_OK) s = lt__check_mutable(t, "write");
   if (s == LT_OK) s = lt__check_writable(t, "write");
   if (s != LT_OK) return s;
   int64_t rowmajor[LT_MAX_DIMS];

@@ -81,7 +81,7 @@ START_TEST(every_exported_function_starts_with_lt_and_not_lt__) {
 END_TEST
 
 /* API.md sections Types, Lifecycle and data, Introspection, Views, Copies
- * and Accounting. */
+ * and Accounting, and the interop functions issue 8 names. */
 static const char *const api_functions[] = {
     "lt_dtype_size", "lt_dtype_name", "lt_device_available", "lt_last_status", "lt_last_error",
     "lt_status_str", "lt_empty", "lt_zeros", "lt_from_data", "lt_wrap", "lt_retain", "lt_release",
@@ -91,6 +91,8 @@ static const char *const api_functions[] = {
     "lt_movedim", "lt_expand", "lt_squeeze", "lt_squeeze_all", "lt_unsqueeze", "lt_unflatten",
     "lt_as_strided", "lt_diagonal", "lt_contiguous", "lt_clone", "lt_reshape", "lt_flatten", "lt_copy",
     "lt_to", "lt_cast", "lt_to_device", "lt_stats_get", "lt_stats_reset", "lt_set_copy_policy",
+    "lt_to_dlpack", "lt_from_dlpack", "lt_safetensors_save", "lt_safetensors_open", "lt_safetensors_get",
+    "lt_safetensors_close", "lt_save_npy", "lt_load_npy",
 };
 
 START_TEST(every_api_function_is_exported) {
