@@ -73,6 +73,39 @@ typedef struct lt__ew_args {
   lt_dtype dst_dtype, src_dtype[2];
 } lt__ew_args;
 
+/* The reductions of compute.h (lt_reduction names einops's). */
+typedef enum lt__red_op { LT__RED_SUM, LT__RED_MEAN, LT__RED_AMAX, LT__RED_AMIN, LT__RED_ARGMAX } lt__red_op;
+
+/* One reduction, planned by the core: for every index of the first n_keep
+ * dims (row-major into dst, one element each), the fold of op over the
+ * last n_red dims of src, done in `compute` (LT_F32, LT_F64 or LT_I64)
+ * and stored as dst_dtype (LT_I64 for argmax, which has n_red == 1).
+ * Strides in elements; n_red >= 1 and every reduced dim is non-empty. */
+typedef struct lt__red_args {
+  lt__red_op op;
+  lt_dtype compute;
+  int n_keep, n_red;
+  int64_t shape[LT_MAX_DIMS];
+  int64_t src_strides[LT_MAX_DIMS];
+  const char *src;
+  char *dst;
+  lt_dtype src_dtype, dst_dtype;
+} lt__red_args;
+
+/* Softmax (log-softmax when log) along one dim of n elements: for every
+ * index of the n_outer outer dims, the slice at src (stride src_stride)
+ * goes to dst (stride dst_stride), computed in `compute` (LT_F32 or
+ * LT_F64); src and dst share dtype. Strides in elements. */
+typedef struct lt__softmax_args {
+  bool log;
+  lt_dtype dtype, compute;
+  int n_outer;
+  int64_t outer_shape[LT_MAX_DIMS], outer_src[LT_MAX_DIMS], outer_dst[LT_MAX_DIMS];
+  int64_t n, src_stride, dst_stride;
+  const char *src;
+  char *dst;
+} lt__softmax_args;
+
 /* One matmul operand: per batch, a matrix stored row-major with leading
  * dimension ld (element (i,j) at i*ld + j), or, when trans, stored
  * transposed (element (i,j) at j*ld + i). ld is at least the stored row
@@ -116,6 +149,8 @@ typedef struct lt__backend {
   lt_status (*copy)(const lt__copy_args *a);
   lt_status (*reduce)(const lt__reduce_args *a);
   lt_status (*elementwise)(const lt__ew_args *a);
+  lt_status (*reduce_dims)(const lt__red_args *a);
+  lt_status (*softmax)(const lt__softmax_args *a);
   /* LT_OK, or LT_ERR_NOMEM (error set) when scratch memory runs out. */
   lt_status (*matmul)(const lt__matmul_args *a);
 } lt__backend;

@@ -33,4 +33,6 @@ const lt__backend lt__cpu_backend = {
     .reduce = lt__cpu_reduce,
     .matmul = lt__cpu_matmul,
     .elementwise = lt__cpu_elementwise,
+    .reduce_dims = lt__cpu_reduce_dims,
+    .softmax = lt__cpu_softmax,
 };

@@ -12,5 +12,9 @@ lt_status lt__cpu_reduce(const lt__reduce_args *a);
 lt_status lt__cpu_matmul(const lt__matmul_args *a);
 /* The elementwise op of lt__ew_args. */
 lt_status lt__cpu_elementwise(const lt__ew_args *a);
+/* The reductions of lt__red_args (sum, mean, amax, amin, argmax). */
+lt_status lt__cpu_reduce_dims(const lt__red_args *a);
+/* Softmax and log-softmax along one dim. */
+lt_status lt__cpu_softmax(const lt__softmax_args *a);
 
 #endif

@@ -101,7 +101,8 @@ LT_API lt_tensor *lt_amin(const lt_tensor *t, int ndims, const int *dims, bool k
  * the first NaN if any (as torch.argmax); LT_ERR_SHAPE over an empty dim. */
 LT_API lt_tensor *lt_argmax(const lt_tensor *t, int dim, bool keepdim);
 /* exp(x - max) / sum exp(x - max) along dim, and its log, computed stably
- * in F32 (F64 for F64); float dtypes only. */
+ * in F32 (F64 for F64); float dtypes only (else LT_ERR_DTYPE). Counts 4
+ * FLOPs per element (max, exp, sum, divide or log). */
 LT_API lt_tensor *lt_softmax(const lt_tensor *t, int dim);
 LT_API lt_tensor *lt_log_softmax(const lt_tensor *t, int dim);
 

@@ -1,4 +1,5 @@
-/* The elementwise arithmetic: one loop per op and compute type, generated
+/* The elementwise arithmetic, and the lane sums of the reductions: one
+ * loop per op and compute type, generated
  * from one expression each, with separate loops for a broadcast (scalar)
  * input so that every loop the compiler sees is a dense one it vectorises.
  * Integers compute in uint64 so that overflow wraps instead of being
@@ -102,3 +103,16 @@ void lt__ew_apply(lt__ew_op op, lt_dtype ct, void *y, const void *x0, bool s0, c
   else
     int_ops(op, y, x0, s0, x1, s1, n);
 }
+
+#define LANE_SUM(T)                                                           \
+  do {                                                                        \
+    T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                      \
+    int64_t i = 0;                                                            \
+    for (; i + 8 <= n; i += 8)                                                \
+      for (int j = 0; j < 8; j++) acc[j] += x[i + j];                         \
+    for (int j = 0; i < n; i++, j++) acc[j] += x[i];                          \
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])); \
+  } while (0)
+
+float lt__sum_f32(const float *x, int64_t n) { LANE_SUM(float); }
+double lt__sum_f64(const double *x, int64_t n) { LANE_SUM(double); }

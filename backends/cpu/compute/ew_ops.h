@@ -16,4 +16,10 @@
 void lt__ew_apply(lt__ew_op op, lt_dtype ct, void *y, const void *x0, bool scalar0, const void *x1,
                   bool scalar1, int64_t n);
 
+/* Sums of n dense values in eight interleaved accumulators (each lane a
+ * plain sequential sum, combined pairwise at the end), in the values' own
+ * type: the building block of the reductions' blocked pairwise sums. */
+float lt__sum_f32(const float *x, int64_t n);
+double lt__sum_f64(const double *x, int64_t n);
+
 #endif
