@@ -21,21 +21,16 @@
  * Default: lt_copy into a preallocated, already touched destination. With
  * --alloc each call is lt_contiguous plus lt_release (allocation, page
  * faults and free included); strided writes have no --alloc form. */
-#define _POSIX_C_SOURCE 200809L
 #include <libtensor.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define MAX_REPS 64
+#include "measure.h"
+
+#define MAX_REPS MEASURE_MAX_REPS
 #define MAX_SIZES 8
-#define MAX_THREADS 64
-/* Shortest timed sample: one 1 MiB copy takes tens of microseconds, too
- * close to the clock's own cost, so short calls are timed in batches. */
-#define SAMPLE_SECONDS 0.01
+#define MAX_THREADS MEASURE_MAX_THREADS
 
 typedef enum case_kind { CONTIGUOUS, STRIDED_READ, STRIDED_WRITE, PERMUTE, LAST_DIM_STEP, EXPAND } case_kind;
 
@@ -86,105 +81,7 @@ typedef struct options {
   int64_t sizes_mib[MAX_SIZES];
 } options;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Runs the measured operation k times; 0 on success. */
-typedef int (*batch_fn)(void *ctx, int k);
-
-/* Median seconds per call over reps samples. The first call is the
- * warm-up; its time also sets the batch length. */
-static double seconds_per_call(batch_fn run, void *ctx, int reps) {
-  double t0 = now();
-  if (run(ctx, 1)) return -1;
-  double first = now() - t0;
-  double want = SAMPLE_SECONDS / (first > 1e-8 ? first : 1e-8); /* at most 1e6 calls */
-  int k = want < 1 ? 1 : (int)want + 1;
-  double t[MAX_REPS];
-  for (int i = 0; i < reps; i++) {
-    t0 = now();
-    if (run(ctx, k)) return -1;
-    t[i] = (now() - t0) / k;
-  }
-  return median(t, reps);
-}
-
-/* ---- memcpy baseline ---------------------------------------------------- */
-
-typedef struct memcpy_job {
-  char *dst;
-  const char *src;
-  size_t bytes;
-  int k;
-} memcpy_job;
-
-static void *memcpy_repeat(void *arg) {
-  const memcpy_job *j = arg;
-  for (int i = 0; i < j->k; i++) {
-    memcpy(j->dst, j->src, j->bytes);
-    /* Stops the compiler merging repeated copies of the same bytes. */
-    atomic_signal_fence(memory_order_seq_cst);
-  }
-  return NULL;
-}
-
-typedef struct memcpy_args {
-  char *dst;
-  const char *src;
-  size_t bytes;
-  int threads;
-} memcpy_args;
-
-/* One thread: memcpy on the caller. N threads: N pthreads each copy their
- * 1/N share k times, timed together (started once per batch, so the start
- * cost spreads over a whole sample). */
-static int memcpy_batch(void *ctx, int k) {
-  const memcpy_args *m = ctx;
-  if (m->threads == 1) return memcpy_repeat(&(memcpy_job){m->dst, m->src, m->bytes, k}), 0;
-  pthread_t tid[MAX_THREADS];
-  memcpy_job jobs[MAX_THREADS];
-  size_t share = (m->bytes / (size_t)m->threads + 63) & ~(size_t)63; /* whole cache lines each */
-  int started = 0, rc = 0;
-  for (int i = 0; i < m->threads; i++) {
-    size_t lo = (size_t)i * share < m->bytes ? (size_t)i * share : m->bytes;
-    size_t hi = lo + share < m->bytes ? lo + share : m->bytes;
-    jobs[i] = (memcpy_job){m->dst + lo, m->src + lo, hi - lo, k};
-    if (pthread_create(&tid[i], NULL, memcpy_repeat, &jobs[i]) != 0) {
-      rc = -1;
-      break;
-    }
-    started++;
-  }
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-  return rc;
-}
-
 /* ---- the libtensor operations ------------------------------------------- */
-
-typedef struct copy_args {
-  lt_tensor *dst;
-  const lt_tensor *src;
-} copy_args;
-
-static int copy_batch(void *ctx, int k) {
-  const copy_args *c = ctx;
-  for (int i = 0; i < k; i++)
-    if (lt_copy(c->dst, c->src) != LT_OK) return -1;
-  return 0;
-}
 
 /* lt_contiguous hands back a contiguous source itself; lt_clone makes those
  * cases still copy, so every case measures one materialisation. */
@@ -200,49 +97,6 @@ static int alloc_batch(void *ctx, int k) {
 
 /* ---- case geometry ------------------------------------------------------- */
 
-/* The first numel(shape) elements of the 1-D tensor t, viewed as shape. */
-static lt_tensor *prefix(const lt_tensor *t, int ndim, const int64_t *shape) {
-  int64_t numel = 1;
-  for (int i = 0; i < ndim; i++) numel *= shape[i];
-  lt_tensor *head = lt_narrow(t, 0, 0, numel);
-  lt_tensor *v = head ? lt_view(head, ndim, shape) : NULL;
-  lt_release(head);
-  return v;
-}
-
-/* The largest a with a^k <= n (n >= 1); integer, so no libm to link. */
-static int64_t int_root(int64_t n, int k) {
-  int64_t lo = 1, hi = k == 2 ? 3037000499 : 2097151; /* roots of INT64_MAX */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo + 1) / 2, p = 1;
-    for (int i = 0; i < k; i++) p *= mid;
-    if (p <= n) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/* A square-ish [rows, cols] within n elements. */
-static void matrix_shape(int64_t n, int64_t shape[2]) {
-  shape[0] = int_root(n, 2);
-  shape[1] = n / shape[0];
-}
-
-/* Shapes of n elements or just under: a cube for 3-D, and an attention
- * [B, H, T, D] with H = 12 heads, so T is not a power of two either. */
-static void permute_shape(int ndim, int64_t n, int64_t *shape) {
-  if (ndim == 2) {
-    matrix_shape(n, shape);
-  } else if (ndim == 3) {
-    int64_t a = int_root(n, 3);
-    shape[0] = shape[1] = a;
-    shape[2] = n / (a * a);
-  } else {
-    shape[0] = 4, shape[1] = 12, shape[3] = 64;
-    shape[2] = n / (4 * 12 * 64);
-  }
-}
-
 /* The source view a case reads (*from) and the destination it writes (*to),
  * over the 1-D n-element tensors src and dst. */
 static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst, lt_tensor **from,
@@ -252,33 +106,33 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
   *from = *to = NULL;
   switch (c->kind) {
   case CONTIGUOUS:
-    *from = prefix(src, 1, &n);
+    *from = measure_prefix(src, 1, &n);
     break;
   case STRIDED_READ:
     *from = lt_slice(src, 0, LT_NONE, LT_NONE, c->step);
     break;
   case STRIDED_WRITE:
     *to = lt_slice(dst, 0, LT_NONE, LT_NONE, c->step);
-    if (*to) *from = prefix(src, 1, lt_shape(*to));
+    if (*to) *from = measure_prefix(src, 1, lt_shape(*to));
     break;
   case PERMUTE:
-    permute_shape(c->ndim, n, shape);
-    base = prefix(src, c->ndim, shape);
+    measure_permute_shape(c->ndim, n, shape);
+    base = measure_prefix(src, c->ndim, shape);
     if (base) *from = lt_permute(base, c->perm);
     break;
   case LAST_DIM_STEP:
-    matrix_shape(n, shape);
-    base = prefix(src, 2, shape);
+    measure_matrix_shape(n, shape);
+    base = measure_prefix(src, 2, shape);
     if (base) *from = lt_slice(base, 1, LT_NONE, LT_NONE, c->step);
     break;
   case EXPAND:
-    matrix_shape(n, shape);
-    base = prefix(src, 2, (int64_t[2]){1, shape[1]});
+    measure_matrix_shape(n, shape);
+    base = measure_prefix(src, 2, (int64_t[2]){1, shape[1]});
     if (base) *from = lt_expand(base, 2, shape);
     break;
   }
   lt_release(base);
-  if (*from && !*to) *to = prefix(dst, lt_ndim(*from), lt_shape(*from));
+  if (*from && !*to) *to = measure_prefix(dst, lt_ndim(*from), lt_shape(*from));
   if (*from && *to) return LT_OK;
   lt_release(*from);
   lt_release(*to);
@@ -287,16 +141,6 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 }
 
 /* ---- one size class ------------------------------------------------------ */
-
-/* Tensor storage the first call will not fault in: sources hold non-zero
- * data, destinations are written once. */
-static lt_tensor *touched_f32(int64_t n, bool source) {
-  lt_tensor *t = lt_empty(LT_F32, 1, &n, LT_HOST);
-  if (!t) return NULL;
-  float *p = lt_data(t);
-  for (int64_t i = 0; i < n; i++) p[i] = source ? (float)(i % 1021) + 1.0f : 0.0f;
-  return t;
-}
 
 static void report(const options *o, const bench_case *c, int64_t mib, double gbs, double mem_gbs) {
   if (o->json)
@@ -318,8 +162,8 @@ static double case_gbs(const options *o, const bench_case *c, lt_tensor *src, lt
     fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
     return -1;
   }
-  double t = o->alloc ? seconds_per_call(alloc_batch, from, o->reps)
-                      : seconds_per_call(copy_batch, &(copy_args){to, from}, o->reps);
+  double t = o->alloc ? measure_seconds_per_call(alloc_batch, from, o->reps)
+                      : measure_seconds_per_call(measure_copy_batch, &(measure_copy){to, from}, o->reps);
   if (t < 0) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
   double gbs = t < 0 ? -1 : 2.0 * (double)lt_numel(from) * 4 / t / 1e9;
   lt_release(from);
@@ -331,13 +175,13 @@ static int run_size(const options *o, int64_t mib) {
   int64_t n = (mib << 20) / 4;
   int rc = 1;
   fprintf(stderr, "bench_access: %lld MiB ", (long long)mib);
-  lt_tensor *src = touched_f32(n, true), *dst = src ? touched_f32(n, false) : NULL;
+  lt_tensor *src = measure_touched_f32(n, true), *dst = src ? measure_touched_f32(n, false) : NULL;
   if (!dst) {
     fprintf(stderr, "%s", lt_last_error());
     goto done;
   }
-  memcpy_args m = {lt_data(dst), lt_data(src), (size_t)n * 4, o->threads};
-  double mt = seconds_per_call(memcpy_batch, &m, o->reps);
+  measure_memcpy m = {lt_data(dst), lt_data(src), (size_t)n * 4, o->threads};
+  double mt = measure_seconds_per_call(measure_memcpy_batch, &m, o->reps);
   if (mt < 0) {
     fprintf(stderr, "could not start the memcpy threads");
     goto done;

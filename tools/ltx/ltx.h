@@ -10,5 +10,6 @@
  * returns the exit status (2 on a usage error). */
 int ltx_explain(int argc, char **argv);
 int ltx_budget(int argc, char **argv);
+int ltx_bench(int argc, char **argv);
 
 #endif

@@ -1,0 +1,144 @@
+#define _POSIX_C_SOURCE 200809L
+/* bench/measure: timing, the memcpy baseline and case geometry shared by
+ * the access benchmarks (see measure.h). */
+#include "measure.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Shortest timed sample: one 1 MiB copy takes tens of microseconds, too
+ * close to the clock's own cost, so short calls are timed in batches. */
+#define SAMPLE_SECONDS 0.01
+
+double measure_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps) {
+  double t0 = measure_now();
+  if (run(ctx, 1)) return -1;
+  double first = measure_now() - t0;
+  double want = SAMPLE_SECONDS / (first > 1e-8 ? first : 1e-8); /* at most 1e6 calls */
+  int k = want < 1 ? 1 : (int)want + 1;
+  double t[MEASURE_MAX_REPS];
+  for (int i = 0; i < reps; i++) {
+    t0 = measure_now();
+    if (run(ctx, k)) return -1;
+    t[i] = (measure_now() - t0) / k;
+  }
+  return median(t, reps);
+}
+
+/* ---- memcpy baseline ---------------------------------------------------- */
+
+typedef struct memcpy_job {
+  char *dst;
+  const char *src;
+  size_t bytes;
+  int k;
+} memcpy_job;
+
+static void *memcpy_repeat(void *arg) {
+  const memcpy_job *j = arg;
+  for (int i = 0; i < j->k; i++) {
+    memcpy(j->dst, j->src, j->bytes);
+    /* Stops the compiler merging repeated copies of the same bytes. */
+    atomic_signal_fence(memory_order_seq_cst);
+  }
+  return NULL;
+}
+
+/* One thread: memcpy on the caller. N threads: N pthreads each copy their
+ * 1/N share k times, timed together (started once per batch, so the start
+ * cost spreads over a whole sample). */
+int measure_memcpy_batch(void *ctx, int k) {
+  const measure_memcpy *m = ctx;
+  if (m->threads == 1) return memcpy_repeat(&(memcpy_job){m->dst, m->src, m->bytes, k}), 0;
+  pthread_t tid[MEASURE_MAX_THREADS];
+  memcpy_job jobs[MEASURE_MAX_THREADS];
+  size_t share = (m->bytes / (size_t)m->threads + 63) & ~(size_t)63; /* whole cache lines each */
+  int started = 0, rc = 0;
+  for (int i = 0; i < m->threads; i++) {
+    size_t lo = (size_t)i * share < m->bytes ? (size_t)i * share : m->bytes;
+    size_t hi = lo + share < m->bytes ? lo + share : m->bytes;
+    jobs[i] = (memcpy_job){m->dst + lo, m->src + lo, hi - lo, k};
+    if (pthread_create(&tid[i], NULL, memcpy_repeat, &jobs[i]) != 0) {
+      rc = -1;
+      break;
+    }
+    started++;
+  }
+  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  return rc;
+}
+
+int measure_copy_batch(void *ctx, int k) {
+  const measure_copy *c = ctx;
+  for (int i = 0; i < k; i++)
+    if (lt_copy(c->dst, c->src) != LT_OK) return -1;
+  return 0;
+}
+
+lt_tensor *measure_touched_f32(int64_t n, bool source) {
+  lt_tensor *t = lt_empty(LT_F32, 1, &n, LT_HOST);
+  if (!t) return NULL;
+  float *p = lt_data(t);
+  for (int64_t i = 0; i < n; i++) p[i] = source ? (float)(i % 1021) + 1.0f : 0.0f;
+  return t;
+}
+
+/* ---- case geometry ------------------------------------------------------- */
+
+lt_tensor *measure_prefix(const lt_tensor *t, int ndim, const int64_t *shape) {
+  int64_t numel = 1;
+  for (int i = 0; i < ndim; i++) numel *= shape[i];
+  lt_tensor *head = lt_narrow(t, 0, 0, numel);
+  lt_tensor *v = head ? lt_view(head, ndim, shape) : NULL;
+  lt_release(head);
+  return v;
+}
+
+/* The largest a with a^k <= n (n >= 1); integer, so no libm to link. */
+static int64_t int_root(int64_t n, int k) {
+  int64_t lo = 1, hi = k == 2 ? 3037000499 : 2097151; /* roots of INT64_MAX */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo + 1) / 2, p = 1;
+    for (int i = 0; i < k; i++) p *= mid;
+    if (p <= n) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+void measure_matrix_shape(int64_t n, int64_t shape[2]) {
+  shape[0] = int_root(n, 2);
+  shape[1] = n / shape[0];
+}
+
+void measure_permute_shape(int ndim, int64_t n, int64_t *shape) {
+  if (ndim == 2) {
+    measure_matrix_shape(n, shape);
+  } else if (ndim == 3) {
+    int64_t a = int_root(n, 3);
+    shape[0] = shape[1] = a;
+    shape[2] = n / (a * a);
+  } else {
+    shape[0] = 4, shape[1] = 12, shape[3] = 64;
+    shape[2] = n / (4 * 12 * 64);
+  }
+}

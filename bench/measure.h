@@ -1,0 +1,58 @@
+/* bench/measure: what the access benchmarks share (bench_access and
+ * ltx bench): a timer that batches short calls, memcpy on one or more
+ * threads as the baseline, and the geometry of the cases (tensor
+ * prefixes, square-ish matrices, cubes, attention-shaped 4-D tensors). */
+#ifndef LT_BENCH_MEASURE_H
+#define LT_BENCH_MEASURE_H
+
+#include <libtensor.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MEASURE_MAX_REPS 64
+#define MEASURE_MAX_THREADS 64
+
+/* Seconds on a monotonic clock. */
+double measure_now(void);
+
+/* Runs the measured operation k times; 0 on success. */
+typedef int (*measure_batch_fn)(void *ctx, int k);
+
+/* Median seconds per call over reps samples (1..MEASURE_MAX_REPS) of at
+ * least 10 ms each; the first call warms up and sets the batch length.
+ * -1 when run fails. */
+double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps);
+
+/* memcpy of bytes from src to dst, split over threads pthreads (one:
+ * on the caller), as a measure_batch_fn. */
+typedef struct measure_memcpy {
+  char *dst;
+  const char *src;
+  size_t bytes;
+  int threads;
+} measure_memcpy;
+int measure_memcpy_batch(void *ctx, int k);
+
+/* lt_copy(dst, src), as a measure_batch_fn. */
+typedef struct measure_copy {
+  lt_tensor *dst;
+  const lt_tensor *src;
+} measure_copy;
+int measure_copy_batch(void *ctx, int k);
+
+/* An n-element 1-D f32 tensor whose pages are already touched: sources
+ * hold non-zero data, destinations zeros. NULL with the library's error. */
+lt_tensor *measure_touched_f32(int64_t n, bool source);
+
+/* The first numel(shape) elements of the 1-D tensor t, viewed as shape. */
+lt_tensor *measure_prefix(const lt_tensor *t, int ndim, const int64_t *shape);
+
+/* A square-ish [rows, cols] within n elements. */
+void measure_matrix_shape(int64_t n, int64_t shape[2]);
+
+/* A shape of n elements or just under: square-ish for 2-D, a cube for
+ * 3-D, and for 4-D an attention [B, H, T, D] with B = 4, H = 12 heads and
+ * D = 64, so T is not a power of two. */
+void measure_permute_shape(int ndim, int64_t n, int64_t *shape);
+
+#endif
