@@ -4,11 +4,13 @@
  * 0-dim, empty), the promotion table, the _out forms (strided, in place,
  * converting), the error cases with their codes, accounting (FLOPs, and no
  * copies of strided inputs), and the elementwise planner. */
+#define _DEFAULT_SOURCE /* mkstemp */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compute_impl.h"
 #include "support/check_helpers.h"
@@ -464,6 +466,28 @@ START_TEST(out_forms_refuse_wrong_shapes_aliasing_and_expanded_dsts) {
 }
 END_TEST
 
+START_TEST(out_forms_refuse_a_read_only_dst) {
+  char path[] = "/tmp/lt_ew_readonly_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  lt_tensor *a = lt_test_arange_f32(1, (int64_t[]){4});
+  const char *names[] = {"a"};
+  lt_tensor *const ts[] = {a};
+  LT_ASSERT_OK(lt_safetensors_save(path, 1, names, ts, NULL));
+  lt_safetensors *f = lt_safetensors_open(path);
+  LT_ASSERT_OK_PTR(f);
+  lt_tensor *mapped = lt_safetensors_get(f, "a");
+  LT_ASSERT_OK_PTR(mapped);
+  LT_ASSERT_STATUS(lt_add_out(mapped, a, a), LT_ERR_ARG);
+  LT_ASSERT_STATUS(lt_unary_out(mapped, LT_NEG, a), LT_ERR_ARG);
+  ck_assert(((const float *)lt_data(mapped))[3] == 3.0f);
+  lt_release(mapped), lt_release(a);
+  lt_safetensors_close(f);
+  unlink(path);
+}
+END_TEST
+
 START_TEST(shapes_that_do_not_broadcast_fail_with_a_message_naming_them) {
   lt_tensor *a = lt_empty(LT_F32, 2, (int64_t[]){2, 3}, LT_HOST), *b = lt_empty(LT_F32, 1, (int64_t[]){4}, LT_HOST);
   LT_ASSERT_FAILS(lt_add(a, b), LT_ERR_SHAPE);
@@ -558,6 +582,7 @@ Suite *elementwise_suite(void) {
   tcase_add_test(o, out_forms_work_in_place_on_an_identical_layout);
   tcase_add_test(o, out_forms_convert_into_a_wider_dst_and_refuse_a_lower_category);
   tcase_add_test(o, out_forms_refuse_wrong_shapes_aliasing_and_expanded_dsts);
+  tcase_add_test(o, out_forms_refuse_a_read_only_dst);
   tcase_add_test(o, shapes_that_do_not_broadcast_fail_with_a_message_naming_them);
   suite_add_tcase(s, o);
   TCase *a = tcase_create("accounting");

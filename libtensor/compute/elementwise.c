@@ -9,6 +9,7 @@
 #include "error.h"
 #include "overlap.h"
 #include "stats_impl.h"
+#include "storage.h"
 #include "tensor_impl.h"
 
 static const char *const op_names[] = {
@@ -145,7 +146,8 @@ static lt_status check_dst(lt__ew_op op, const inputs *in, const lt_tensor *dst,
   if (!lt__can_store_result(r, dst->dtype))
     return lt__fail(LT_ERR_DTYPE, "%s: a %s result cannot be stored into a %s dst", name, lt_dtype_name(r),
                     lt_dtype_name(dst->dtype));
-  lt_status s = lt__check_writable(dst, name);
+  lt_status s = lt__check_mutable(dst, name);
+  if (s == LT_OK) s = lt__check_writable(dst, name);
   for (int i = 0; i < in->n && s == LT_OK; i++) {
     if (in->scalar && i == 1) break;
     lt__layout bl = in->t[i]->layout;
