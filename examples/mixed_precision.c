@@ -1,8 +1,8 @@
 /* Mixed precision from the memory side: fp32 master weights that the
  * optimizer updates, the bf16 copy the matmuls read, bf16 gradients and
  * AdamW's two fp32 states make 16 bytes per parameter, counted here by
- * lt_stats. And why the master copy stays fp32: small updates vanish in
- * bf16. */
+ * lt_stats; a bf16 matmul reads the bf16 copy. And why the master copy
+ * stays fp32: small updates vanish in bf16. */
 #include <libtensor.h>
 #include <stdio.h>
 
@@ -56,6 +56,18 @@ int main(void) {
   lt_describe(weight, d, sizeof d);
   printf("weight view: %s, bias view: [%lld]; still %lld bytes in use\n", d, (long long)lt_size(bias, 0),
          (long long)in_use());
+
+  /* The forward pass reads the bf16 weight, transposed by a view, and
+   * multiplies with fp32 accumulation, rounding once to bf16. */
+  lt_tensor *x = lt_zeros(LT_BF16, 2, (int64_t[]){8, IN}, LT_HOST), *wt = lt_transpose(weight, 0, 1);
+  lt_stats f0 = lt_stats_get(LT_HOST);
+  lt_tensor *y = lt_matmul(x, wt);
+  lt_stats f1 = lt_stats_get(LT_HOST);
+  if (!y) return fprintf(stderr, "%s\n", lt_last_error()), 1;
+  lt_describe(y, d, sizeof d);
+  printf("y = x @ weight^T: %s, %lld FLOPs (2*8*%d*%d), %lld copies\n", d, (long long)(f1.flops - f0.flops), IN, OUT,
+         (long long)(f1.copies - f0.copies));
+  lt_release(y), lt_release(wt), lt_release(x);
 
   /* After each optimizer step the bf16 copy is refreshed in place: a
    * converting copy into existing memory, no allocation. */

@@ -91,6 +91,7 @@ START_TEST(mixed_precision_counts_16_bytes_per_parameter) {
       "AdamW second moment v              f32    4.00 B/param",
       "16.00 B/param (lt_stats: 1052672 bytes in use)", /* 65792 * 16 */
       "still 1052672 bytes in use",
+      "y = x @ weight^T: bf16[8,256] strides=[256,1] offset=0 contiguous, 1048576 FLOPs (2*8*256*256), 0 copies",
       "refresh bf16 from fp32: 0 allocations, 131584 bytes written (65792 params * 2 B)",
       "fp32 master 1.01000, bf16 only 1.00000",
   };
