@@ -500,6 +500,28 @@ START_TEST(shapes_that_do_not_broadcast_fail_with_a_message_naming_them) {
 }
 END_TEST
 
+static void *refuse_alloc(size_t size, size_t align, void *ctx) {
+  (void)size, (void)align, (void)ctx;
+  return NULL;
+}
+
+static void never_free(void *p, size_t size, size_t align, void *ctx) { (void)p, (void)size, (void)align, (void)ctx; }
+
+START_TEST(a_transposed_input_is_read_in_place_when_its_stage_cannot_be_allocated) {
+  lt_test_seed(91);
+  lt_tensor *a = random_layout(LT_F32, 2, (int64_t[]){300, 200});
+  lt_tensor *base = random_layout(LT_F32, 2, (int64_t[]){200, 300});
+  lt_tensor *bt = lt_contiguous(base), *b = lt_transpose(bt, 0, 1);
+  lt_tensor *want = lt_add(a, b), *got = lt_zeros(LT_F32, 2, (int64_t[]){300, 200}, LT_HOST);
+  lt_set_allocator(&(lt_allocator){refuse_alloc, never_free, NULL});
+  lt_status s = lt_add_out(got, a, b);
+  lt_set_allocator(NULL);
+  LT_ASSERT_OK(s);
+  ck_assert(memcmp(lt_data(got), lt_data(want), 300 * 200 * sizeof(float)) == 0);
+  lt_release(a), lt_release(base), lt_release(bt), lt_release(b), lt_release(want), lt_release(got);
+}
+END_TEST
+
 /* ---- accounting ------------------------------------------------------------------ */
 
 START_TEST(strided_inputs_are_not_copied_and_flops_are_one_per_output_element) {
@@ -585,6 +607,7 @@ Suite *elementwise_suite(void) {
   tcase_add_test(o, out_forms_convert_into_a_wider_dst_and_refuse_a_lower_category);
   tcase_add_test(o, out_forms_refuse_wrong_shapes_aliasing_and_expanded_dsts);
   tcase_add_test(o, out_forms_refuse_a_read_only_dst);
+  tcase_add_test(o, a_transposed_input_is_read_in_place_when_its_stage_cannot_be_allocated);
   tcase_add_test(o, shapes_that_do_not_broadcast_fail_with_a_message_naming_them);
   suite_add_tcase(s, o);
   TCase *a = tcase_create("accounting");
