@@ -178,6 +178,42 @@ START_TEST(a_long_sum_split_over_parts_matches_the_exact_total) {
 }
 END_TEST
 
+START_TEST(column_reductions_of_a_tall_matrix_match_the_reference) {
+  /* Reducing dim 0 of a row-major matrix walks many outputs together, in
+   * blocks of columns; 700 columns and 3001 rows leave partial blocks. */
+  lt_test_seed(21);
+  int64_t rows = 3001, cols = 700;
+  lt_tensor *t = lt_empty(LT_F32, 2, (int64_t[]){rows, cols}, LT_HOST);
+  float *p = lt_data(t);
+  for (int64_t i = 0; i < rows * cols; i++) p[i] = (float)lt_test_rand(-32, 32) / 4;
+  p[5 * cols + 3] = NAN;
+  p[7 * cols + 9] = 100, p[9 * cols + 9] = 100;
+  lt_tensor *s = lt_sum(t, 1, (int[]){0}, false), *m = lt_amax(t, 1, (int[]){0}, false);
+  lt_tensor *am = lt_argmax(t, 0, false);
+  const float *sv = lt_data(s), *mv = lt_data(m);
+  const int64_t *av = lt_data(am);
+  for (int64_t j = 0; j < cols; j++) {
+    double sum = 0, best = -INFINITY;
+    int64_t at = 0;
+    for (int64_t i = 0; i < rows; i++) {
+      float v = p[i * cols + j];
+      sum += v;
+      if (v > best || (isnan(v) && !isnan(best))) best = v, at = i;
+      if (isnan(best)) break;
+    }
+    if (j == 3) {
+      ck_assert(isnan(sv[j]) && isnan(mv[j]) && av[j] == 5);
+      continue;
+    }
+    if (!(sv[j] == (float)sum && mv[j] == (float)best && av[j] == at))
+      ck_abort_msg("column %lld: sum %g max %g at %lld, want %g %g %lld", (long long)j, sv[j], mv[j],
+                   (long long)av[j], sum, best, (long long)at);
+  }
+  ck_assert_int_eq(av[9], 7);
+  lt_release(t), lt_release(s), lt_release(m), lt_release(am);
+}
+END_TEST
+
 START_TEST(argmax_takes_the_first_maximum_and_the_first_nan) {
   float a[] = {1, 3, 3, 2, NAN, 5, NAN, 0};
   lt_tensor *t = lt_from_data(a, LT_F32, 2, (int64_t[]){2, 4});
@@ -325,6 +361,7 @@ Suite *reduce_suite(void) {
   tcase_set_timeout(e, 60);
   tcase_add_test(e, sum_of_2_to_the_24_f32_ones_is_exactly_2_to_the_24);
   tcase_add_test(e, a_long_sum_split_over_parts_matches_the_exact_total);
+  tcase_add_test(e, column_reductions_of_a_tall_matrix_match_the_reference);
   tcase_add_test(e, argmax_takes_the_first_maximum_and_the_first_nan);
   tcase_add_test(e, empty_dims_sum_to_zero_average_to_nan_and_have_no_maximum);
   tcase_add_test(e, a_zero_dim_input_reduces_to_itself);

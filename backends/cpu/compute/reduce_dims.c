@@ -5,10 +5,12 @@
  * pairwise: each chunk is summed in eight lanes, and chunk sums merge like
  * a binary counter, so the error grows with log(n) and 2^24 F32 ones sum
  * to exactly 2^24. Many outputs split over the thread pool; a single large
- * one splits its reduced elements instead and merges the parts in order. */
+ * one splits its reduced elements instead and merges the parts in order;
+ * outputs whose own dim is the densest advance together (columns). */
 #include <math.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "ew_ops.h"
@@ -59,35 +61,39 @@ static double cascade_total(const fold *f, lt_dtype ct) {
   return s;
 }
 
+/* Folds value i of vals (n values of ct) for max, min or argmax; its
+ * flat index is at. */
+static void fold_best(fold *f, lt__red_op op, lt_dtype ct, const void *vals, int64_t i, int64_t at) {
+  if (ct == LT_I64) {
+    int64_t v = ((const int64_t *)vals)[i];
+    if (!f->seen || (op == LT__RED_AMIN ? v < f->ibest : v > f->ibest)) {
+      f->ibest = v;
+      f->best_at = at;
+      f->seen = true;
+    }
+    return;
+  }
+  if (f->nan) return;
+  double v = ct == LT_F32 ? ((const float *)vals)[i] : ((const double *)vals)[i];
+  bool better = op == LT__RED_AMIN ? v < f->best : v > f->best;
+  if (!f->seen || better || isnan(v)) {
+    f->best = v;
+    f->best_at = at;
+    f->seen = true;
+    f->nan = isnan(v);
+  }
+}
+
+static bool is_sum(lt__red_op op) { return op == LT__RED_SUM || op == LT__RED_MEAN; }
+
 /* Folds n values of ct (in vals) whose first has flat index `at`. */
 static void fold_chunk(fold *f, lt__red_op op, lt_dtype ct, const void *vals, int64_t n, int64_t at) {
-  if (op == LT__RED_SUM || op == LT__RED_MEAN) {
-    if (ct == LT_I64)
-      for (int64_t i = 0; i < n; i++) f->isum += (uint64_t)((const int64_t *)vals)[i];
-    else
-      cascade_push(f, ct, ct == LT_F32 ? (double)lt__sum_f32(vals, n) : lt__sum_f64(vals, n));
-    return;
-  }
-  if (ct == LT_I64) {
-    for (int64_t i = 0; i < n; i++) {
-      int64_t v = ((const int64_t *)vals)[i];
-      if (!f->seen || (op == LT__RED_AMIN ? v < f->ibest : v > f->ibest)) {
-        f->ibest = v;
-        f->best_at = at + i;
-        f->seen = true;
-      }
-    }
-    return;
-  }
-  for (int64_t i = 0; i < n && !f->nan; i++) {
-    double v = ct == LT_F32 ? ((const float *)vals)[i] : ((const double *)vals)[i];
-    bool better = op == LT__RED_AMIN ? v < f->best : v > f->best;
-    if (!f->seen || better || isnan(v)) {
-      f->best = v;
-      f->best_at = at + i;
-      f->seen = true;
-      f->nan = isnan(v);
-    }
+  if (!is_sum(op)) {
+    for (int64_t i = 0; i < n; i++) fold_best(f, op, ct, vals, i, at + i);
+  } else if (ct == LT_I64) {
+    for (int64_t i = 0; i < n; i++) f->isum += (uint64_t)((const int64_t *)vals)[i];
+  } else {
+    cascade_push(f, ct, ct == LT_F32 ? (double)lt__sum_f32(vals, n) : lt__sum_f64(vals, n));
   }
 }
 
@@ -117,7 +123,7 @@ static void fold_range(const lt__red_args *a, const char *base, int64_t begin, i
 
 /* Merges part b (which follows a in flat order) into a. */
 static void merge(fold *a, const fold *b, lt__red_op op, lt_dtype ct) {
-  if (op == LT__RED_SUM || op == LT__RED_MEAN) {
+  if (is_sum(op)) {
     a->isum += b->isum;
     double s = cascade_total(b, ct);
     if (b->top > 0) cascade_push(a, ct, s);
@@ -175,12 +181,101 @@ static void parts(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
+/* ---- columns: the innermost kept dim is the densest ----
+ * Reducing over outer dims (a column sum of a row-major matrix) one output
+ * at a time would stream the whole input once per output. Instead a block
+ * of up to COLS outputs along the innermost kept dim advances together
+ * through the reduced elements, one dense row segment at a time; sums add
+ * BLOCK rows lane by lane and push each block's lane sums into the lane's
+ * cascade. */
+enum { COLS = 256, BLOCK = 64 };
+
+static bool columns_fit(const lt__red_args *a) {
+  if (a->n_keep == 0) return false;
+  int64_t s = a->src_strides[a->n_keep - 1], m = s < 0 ? -s : s;
+  for (int d = a->n_keep; d < a->n_keep + a->n_red; d++) {
+    int64_t r = a->src_strides[d] < 0 ? -a->src_strides[d] : a->src_strides[d];
+    if (a->shape[d] > 1 && r <= m) return false;
+  }
+  return true;
+}
+
+/* Adds n values of ct lane by lane into acc (of ct). */
+static void add_lanes(lt_dtype ct, void *acc, const void *vals, int64_t n) {
+  if (ct == LT_F32)
+    for (int64_t i = 0; i < n; i++) ((float *)acc)[i] += ((const float *)vals)[i];
+  else if (ct == LT_F64)
+    for (int64_t i = 0; i < n; i++) ((double *)acc)[i] += ((const double *)vals)[i];
+  else
+    for (int64_t i = 0; i < n; i++) ((int64_t *)acc)[i] = (int64_t)((uint64_t)((int64_t *)acc)[i] + (uint64_t)((const int64_t *)vals)[i]);
+}
+
+/* Moves a block's lane sums into the lanes' folds and clears them. */
+static void flush_lanes(fold *lanes, lt_dtype ct, void *acc, int64_t w) {
+  for (int64_t i = 0; i < w; i++) {
+    if (ct == LT_I64) lanes[i].isum += (uint64_t)((int64_t *)acc)[i];
+    else cascade_push(&lanes[i], ct, ct == LT_F32 ? (double)((float *)acc)[i] : ((double *)acc)[i]);
+  }
+  memset(acc, 0, (size_t)w * 8);
+}
+
+/* Outputs [o * K + j0, + w) of a column job: lanes holds w folds. */
+static void column_block(const job *j, fold *lanes, int64_t o, int64_t j0, int64_t w) {
+  const lt__red_args *a = j->a;
+  int nk = a->n_keep, inner = nk + a->n_red - 1;
+  int64_t K = a->shape[nk - 1], es = (int64_t)lt__dtype_size(a->src_dtype);
+  const char *base = output_base(a, o * K + j0);
+  _Alignas(64) char buf[COLS * 8], acc[COLS * 8];
+  memset(lanes, 0, sizeof(fold) * (size_t)w);
+  memset(acc, 0, sizeof acc);
+  int64_t idx[LT_MAX_DIMS] = {0}, off = 0;
+  for (int64_t r = 0; r < j->count; r++) {
+    lt__run run = lt__run_make(base + off * es, a->src_strides[nk - 1], a->src_dtype, a->compute, false);
+    const void *v = lt__run_load(buf, a->compute, &run, w);
+    if (is_sum(a->op)) {
+      add_lanes(a->compute, acc, v, w);
+      if (r % BLOCK == BLOCK - 1) flush_lanes(lanes, a->compute, acc, w);
+    } else {
+      for (int64_t i = 0; i < w; i++) fold_best(&lanes[i], a->op, a->compute, v, i, r);
+    }
+    for (int d = inner; d >= nk; d--) { /* the next reduced element */
+      off += a->src_strides[d];
+      if (++idx[d - nk] < a->shape[d]) break;
+      off -= a->src_strides[d] * a->shape[d];
+      idx[d - nk] = 0;
+    }
+  }
+  if (is_sum(a->op)) flush_lanes(lanes, a->compute, acc, w);
+  size_t des = lt__dtype_size(a->dst_dtype);
+  for (int64_t i = 0; i < w; i++) store_result(a, &lanes[i], j->count, a->dst + (o * K + j0 + i) * (int64_t)des);
+}
+
+static void columns(void *ctx, int64_t begin, int64_t end) {
+  const job *j = ctx;
+  int64_t K = j->a->shape[j->a->n_keep - 1], blocks = (K + COLS - 1) / COLS;
+  fold *lanes = lt__alloc(sizeof(fold) * COLS, 64);
+  for (int64_t u = begin; u < end; u++) {
+    int64_t o = u / blocks, j0 = u % blocks * COLS, w = K - j0 < COLS ? K - j0 : COLS;
+    if (lanes) {
+      column_block(j, lanes, o, j0, w);
+      continue;
+    }
+    outputs((void *)j, o * K + j0, o * K + j0 + w); /* no memory for lanes: one output at a time */
+  }
+  if (lanes) lt__free(lanes, sizeof(fold) * COLS, 64);
+}
+
 lt_status lt__cpu_reduce_dims(const lt__red_args *a) {
   job j = {.a = a, .count = 1};
   int64_t outs = 1;
   for (int d = 0; d < a->n_keep; d++) outs *= a->shape[d];
   for (int d = a->n_keep; d < a->n_keep + a->n_red; d++) j.count *= a->shape[d];
   int64_t work = outs * j.count * (int64_t)lt__dtype_size(a->src_dtype);
+  if (columns_fit(a) && j.count > 1) {
+    int64_t K = a->shape[a->n_keep - 1];
+    lt__parallel_for(outs / K * ((K + COLS - 1) / COLS), work, columns, &j);
+    return LT_OK;
+  }
   if (outs > 1 || j.count < CHUNK * 8) {
     lt__parallel_for(outs, work, outputs, &j);
     return LT_OK;
