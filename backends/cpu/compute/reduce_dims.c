@@ -200,16 +200,6 @@ static bool columns_fit(const lt__red_args *a) {
   return true;
 }
 
-/* Adds n values of ct lane by lane into acc (of ct). */
-static void add_lanes(lt_dtype ct, void *acc, const void *vals, int64_t n) {
-  if (ct == LT_F32)
-    for (int64_t i = 0; i < n; i++) ((float *)acc)[i] += ((const float *)vals)[i];
-  else if (ct == LT_F64)
-    for (int64_t i = 0; i < n; i++) ((double *)acc)[i] += ((const double *)vals)[i];
-  else
-    for (int64_t i = 0; i < n; i++) ((int64_t *)acc)[i] = (int64_t)((uint64_t)((int64_t *)acc)[i] + (uint64_t)((const int64_t *)vals)[i]);
-}
-
 /* Moves a block's lane sums into the lanes' folds and clears them. */
 static void flush_lanes(fold *lanes, lt_dtype ct, void *acc, int64_t w) {
   for (int64_t i = 0; i < w; i++) {
@@ -233,7 +223,7 @@ static void column_block(const job *j, fold *lanes, int64_t o, int64_t j0, int64
     lt__run run = lt__run_make(base + off * es, a->src_strides[nk - 1], a->src_dtype, a->compute, false);
     const void *v = lt__run_load(buf, a->compute, &run, w);
     if (is_sum(a->op)) {
-      add_lanes(a->compute, acc, v, w);
+      lt__ew_apply(LT__EW_ADD, a->compute, acc, acc, false, v, false, w); /* lane by lane, vectorised */
       if (r % BLOCK == BLOCK - 1) flush_lanes(lanes, a->compute, acc, w);
     } else {
       for (int64_t i = 0; i < w; i++) fold_best(&lanes[i], a->op, a->compute, v, i, r);
