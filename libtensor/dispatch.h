@@ -53,17 +53,19 @@ typedef enum lt__ew_op {
 } lt__ew_op;
 #define LT__EW_FIRST_UNARY LT__EW_NEG
 
-/* One elementwise op, planned by the core (elementwise_plan.h): for every
+/* One elementwise op, planned by the core (compute_impl.h): for every
  * index tuple of shape, dst = convert(op(in0, in1)) where each input is
- * converted to `compute` (LT_F32, LT_F64 or LT_I64) and the arithmetic is
- * done in it. Operand 0 is dst, 1 and 2 the inputs; strides in elements
+ * converted to `compute` (LT_F32, LT_F64 or LT_I64), the arithmetic is
+ * done in it, and the value is rounded (or wrapped) into the `result`
+ * dtype before it is converted to dst's. Operand 0 is dst, 1 and 2 the
+ * inputs; strides in elements
  * (inputs may have 0 and negative ones). When tiled is 1 or 2, that input
  * has stride 1 along dim ndim-2 (and not along the innermost dim, along
  * which dst has stride 1): the kernel should read it in 2-D tiles. */
 typedef struct lt__ew_args {
   lt__ew_op op;
   int ninputs;
-  lt_dtype compute;
+  lt_dtype compute, result;
   int tiled;
   int ndim;
   int64_t shape[LT_MAX_DIMS];

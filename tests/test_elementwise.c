@@ -454,6 +454,20 @@ START_TEST(out_forms_convert_into_a_wider_dst_and_refuse_a_lower_category) {
 }
 END_TEST
 
+START_TEST(out_forms_round_or_wrap_into_the_result_dtype_before_dst) {
+  uint16_t h[] = {0x3C00, 0x3C01}; /* 1 and 1 + 2^-10 in F16 */
+  lt_tensor *x = lt_from_data(h, LT_F16, 1, (int64_t[]){2}), *d = lt_empty(LT_F32, 1, (int64_t[]){2}, LT_HOST);
+  LT_ASSERT_OK(lt_mul_out(d, x, x)); /* (1 + 2^-10)^2 rounds to 1 + 2^-9 in F16 */
+  ck_assert(((const float *)lt_data(d))[1] == 1.0f + 0x1p-9f);
+  uint8_t u[] = {200, 100};
+  lt_tensor *b = lt_from_data(u, LT_U8, 1, (int64_t[]){2}), *di = lt_empty(LT_I32, 1, (int64_t[]){2}, LT_HOST);
+  LT_ASSERT_OK(lt_add_out(di, b, b)); /* a u8 result wraps: 400 -> 144 */
+  ck_assert_int_eq(((const int32_t *)lt_data(di))[0], 144);
+  ck_assert_int_eq(((const int32_t *)lt_data(di))[1], 200);
+  lt_release(x), lt_release(d), lt_release(b), lt_release(di);
+}
+END_TEST
+
 START_TEST(out_forms_refuse_wrong_shapes_aliasing_and_expanded_dsts) {
   lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){3, 3});
   lt_tensor *small = lt_empty(LT_F32, 1, (int64_t[]){3}, LT_HOST);
@@ -605,6 +619,7 @@ Suite *elementwise_suite(void) {
   tcase_add_test(o, add_out_writes_into_a_transposed_destination);
   tcase_add_test(o, out_forms_work_in_place_on_an_identical_layout);
   tcase_add_test(o, out_forms_convert_into_a_wider_dst_and_refuse_a_lower_category);
+  tcase_add_test(o, out_forms_round_or_wrap_into_the_result_dtype_before_dst);
   tcase_add_test(o, out_forms_refuse_wrong_shapes_aliasing_and_expanded_dsts);
   tcase_add_test(o, out_forms_refuse_a_read_only_dst);
   tcase_add_test(o, a_transposed_input_is_read_in_place_when_its_stage_cannot_be_allocated);

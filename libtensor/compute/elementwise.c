@@ -86,7 +86,8 @@ static lt_dtype result_dtype(lt__ew_op op, const inputs *in) {
 /* Runs op into dst (shape already the broadcast shape) and counts it. */
 static lt_status run(lt__ew_op op, const inputs *in, lt_tensor *dst, lt_dtype result) {
   const char *name = op_names[op];
-  lt__ew_args a = {.op = op, .ninputs = in->n, .compute = lt__compute_type(result), .ndim = dst->layout.ndim,
+  lt__ew_args a = {.op = op, .ninputs = in->n, .compute = lt__compute_type(result), .result = result,
+                   .ndim = dst->layout.ndim,
                    .dst = lt__tensor_ptr(dst), .dst_dtype = dst->dtype};
   memcpy(a.shape, dst->layout.shape, sizeof a.shape);
   memcpy(a.strides[0], dst->layout.strides, sizeof a.strides[0]);
