@@ -4,8 +4,8 @@
  * F64), accumulating over k in F32/F64 and rounding once into c. BLAS
  * calls run on the calling thread: OpenBLAS threads them itself, and the
  * library's pool would only oversubscribe the cores. */
+#include <assert.h>
 #include <cblas.h>
-#include <string.h>
 
 #include "alloc.h"
 #include "cast.h"
@@ -21,39 +21,30 @@
 /* Without conversion the only split is BLAS's 32-bit int limit. */
 #define BLAS_MAX_DIM INT32_MAX
 
-/* Converts n contiguous elements into the compute type. */
+/* Converts n contiguous elements into the compute type. The scalar cast
+ * table has a kernel for every narrow format both ways, so lt__cast_best
+ * always finds one. */
 typedef struct converter {
   lt_dtype src, compute;
-  lt__cast_fn to_f32; /* src -> F32, NULL when src is F32 or no kernel exists */
+  lt__cast_fn to_f32; /* src -> F32; NULL when src is F32 or F64 */
 } converter;
 
 static converter converter_for(lt_dtype src, lt_dtype compute) {
   converter c = {src, compute, NULL};
   if (src != LT_F32 && src != LT_F64) c.to_f32 = lt__cast_best(LT_F32, src, LT_CAST_DEFAULT);
+  assert(c.to_f32 || src == LT_F32 || src == LT_F64);
   return c;
 }
 
-/* Element by element through the exact scalar reference: for a pair
- * without a kernel (none today). */
-static void convert_generic(void *dst, lt_dtype dt, const char *src, lt_dtype st, int64_t n) {
-  size_t ss = lt__dtype_size(st), ds = lt__dtype_size(dt);
-  for (int64_t i = 0; i < n; i++)
-    lt__scalar_store(dt, (char *)dst + i * (int64_t)ds, lt__scalar_load(st, src + i * (int64_t)ss), LT_CAST_DEFAULT);
-}
-
+/* Only called for src != compute: narrow to F32, or F32/narrow to F64. */
 static void convert_run(const converter *c, void *dst, const char *src, int64_t n) {
   if (c->compute == LT_F32) {
-    if (c->to_f32) c->to_f32(dst, src, n);
-    else convert_generic(dst, LT_F32, src, c->src, n);
+    c->to_f32(dst, src, n);
     return;
   }
   double *d = dst;
   if (c->src == LT_F32) {
     for (int64_t i = 0; i < n; i++) d[i] = ((const float *)src)[i];
-    return;
-  }
-  if (!c->to_f32) {
-    convert_generic(dst, LT_F64, src, c->src, n);
     return;
   }
   /* Narrow to F64 through F32, which holds every narrow value exactly. */
@@ -116,11 +107,7 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 /* Rounds an F32 block of c (ld tn) once into c_dtype. */
 static void store_c(const plan *p, const float *acc, char *c, int64_t m, int64_t n) {
   size_t es = lt__dtype_size(p->x->c_dtype);
-  for (int64_t i = 0; i < m; i++) {
-    char *row = c + i * p->x->n * (int64_t)es;
-    if (p->encode_c) p->encode_c(row, acc + i * p->tn, n);
-    else convert_generic(row, p->x->c_dtype, (const char *)(acc + i * p->tn), LT_F32, n);
-  }
+  for (int64_t i = 0; i < m; i++) p->encode_c(c + i * p->x->n * (int64_t)es, acc + i * p->tn, n);
 }
 
 /* One product: c (row-major, ld n) = a b. k is the innermost block loop,
@@ -167,6 +154,7 @@ static bool plan_make(plan *p, const lt__matmul_args *x) {
   p->cb = converter_for(x->b.dtype, p->compute);
   p->convert_c = x->c_dtype != p->compute;
   if (p->convert_c) p->encode_c = lt__cast_best(x->c_dtype, LT_F32, LT_CAST_DEFAULT);
+  assert(!p->convert_c || p->encode_c);
   bool direct = x->a.dtype == p->compute && x->b.dtype == p->compute && !p->convert_c;
   int64_t edge = direct ? BLAS_MAX_DIM : TILE;
   p->tm = min64(edge, x->m);
