@@ -752,8 +752,9 @@ static const dtype_case dtype_cases[] = {
 };
 #define N_DTYPE_CASES ((int)(sizeof dtype_cases / sizeof dtype_cases[0]))
 
-/* A random operand of the given role: a vector when ndim is 1, else a
- * batch of matrices; *copied and *bytes say what lt_matmul must copy. */
+/* An operand of this shape in a random layout: a vector when ndim is 1,
+ * else a batch of matrices; *copied and *bytes add what lt_matmul must
+ * copy of it. */
 static lt_tensor *random_operand(lt_dtype dt, int ndim, const int64_t *shape, int *copied, int64_t *bytes) {
   int64_t es = (int64_t)lt_dtype_size(dt);
   if (ndim == 1) {
