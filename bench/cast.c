@@ -9,21 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return v[n / 2];
-}
+#include "measure.h"
 
 /* Median GB/s (bytes read + written) of lt_copy(dst, src) and of memcpy
  * between two buffers, timed alternately rep by rep after an untimed
@@ -39,14 +25,14 @@ static pair time_pair(lt_tensor *dst, const lt_tensor *src, char *ma, char *mb, 
   lt_copy(dst, src);
   memcpy(mb, ma, mbytes);
   for (int i = 0; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     memcpy(mb, ma, mbytes);
-    double t1 = now();
+    double t1 = measure_now();
     lt_copy(dst, src);
     tm[i] = t1 - t0;
-    tc[i] = now() - t1;
+    tc[i] = measure_now() - t1;
   }
-  return (pair){moved / median(tc, reps) / 1e9, 2.0 * (double)mbytes / median(tm, reps) / 1e9};
+  return (pair){moved / measure_median(tc, reps) / 1e9, 2.0 * (double)mbytes / measure_median(tm, reps) / 1e9};
 }
 
 int main(int argc, char **argv) {

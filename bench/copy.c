@@ -9,21 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "measure.h"
 
 typedef struct bench_case {
   const char *name;
@@ -36,22 +22,22 @@ static double time_copy(lt_tensor *dst, const lt_tensor *src, int reps) {
   double t[64];
   if (lt_copy(dst, src) != LT_OK) return -1;
   for (int i = 0; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     lt_copy(dst, src);
-    t[i] = now() - t0;
+    t[i] = measure_now() - t0;
   }
-  return median(t, reps);
+  return measure_median(t, reps);
 }
 
 static double time_memcpy(char *dst, const char *src, size_t n, int reps) {
   double t[64];
   memcpy(dst, src, n);
   for (int i = 0; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     memcpy(dst, src, n);
-    t[i] = now() - t0;
+    t[i] = measure_now() - t0;
   }
-  return median(t, reps);
+  return measure_median(t, reps);
 }
 
 int main(int argc, char **argv) {

@@ -13,21 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return v[n / 2];
-}
+#include "measure.h"
 
 typedef struct bench_case {
   const char *name;
@@ -43,18 +29,18 @@ static void time_case(const bench_case *c, lt_tensor *out, char *ma, char *mb, s
   lt_add_out(out, c->a, c->b);
   memcpy(mb, ma, bytes);
   for (int i = 0; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     memcpy(mb, ma, bytes);
-    double t1 = now();
+    double t1 = measure_now();
     if (lt_add_out(out, c->a, c->b) != LT_OK) {
       fprintf(stderr, "%s: %s\n", c->name, lt_last_error());
       exit(1);
     }
     tm[i] = t1 - t0;
-    to[i] = now() - t1;
+    to[i] = measure_now() - t1;
   }
-  *t_op = median(to, reps);
-  *t_mem = median(tm, reps);
+  *t_op = measure_median(to, reps);
+  *t_mem = measure_median(tm, reps);
 }
 
 static lt_tensor *filled(int64_t rows, int64_t cols, float seed) {

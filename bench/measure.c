@@ -24,7 +24,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n) {
+double measure_median(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
@@ -41,7 +41,7 @@ double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps) {
     if (run(ctx, k)) return -1;
     t[i] = (measure_now() - t0) / k;
   }
-  return median(t, reps);
+  return measure_median(t, reps);
 }
 
 /* ---- memcpy baseline ---------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* bench/measure: what the access benchmarks share (bench_access and
- * ltx bench): a timer that batches short calls, memcpy on one or more
+/* bench/measure: what the benchmarks share (all of bench/ and ltx
+ * bench): a clock and a median, a timer that batches short calls, memcpy on one or more
  * threads as the baseline, and the geometry of the cases (tensor
  * prefixes, square-ish matrices, cubes, attention-shaped 4-D tensors). */
 #ifndef LT_BENCH_MEASURE_H
@@ -14,6 +14,8 @@
 
 /* Seconds on a monotonic clock. */
 double measure_now(void);
+/* The median of v[0..n) (sorts v in place); n >= 1. */
+double measure_median(double *v, int n);
 
 /* Runs the measured operation k times; 0 on success. */
 typedef int (*measure_batch_fn)(void *ctx, int k);

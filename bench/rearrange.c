@@ -9,18 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
+
 #define REPS 9
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 typedef lt_tensor *(*make_fn)(const lt_tensor *x);
 
@@ -28,12 +19,11 @@ typedef lt_tensor *(*make_fn)(const lt_tensor *x);
 static double ns_per_call(make_fn f, const lt_tensor *x, long calls) {
   double t[REPS];
   for (int r = 0; r < REPS; r++) {
-    double t0 = now();
+    double t0 = measure_now();
     for (long i = 0; i < calls; i++) lt_release(f(x));
-    t[r] = (now() - t0) / (double)calls * 1e9;
+    t[r] = (measure_now() - t0) / (double)calls * 1e9;
   }
-  qsort(t, REPS, sizeof *t, cmp_double);
-  return t[REPS / 2];
+  return measure_median(t, REPS);
 }
 
 /* b t (h d) -> b h t d, h = 12, on [2, 128, 768] */

@@ -13,24 +13,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
+
 #define BATCHES 100
 #define PER_BATCH 100
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef struct fixture {
   lt_tensor *src16, *dst16;  /* f32[16] */
@@ -58,11 +44,11 @@ static double time_op(void (*op)(fixture *), fixture *f) {
   double t[BATCHES];
   for (int i = 0; i < PER_BATCH; i++) op(f);
   for (int b = 0; b < BATCHES; b++) {
-    double t0 = now();
+    double t0 = measure_now();
     for (int i = 0; i < PER_BATCH; i++) op(f);
-    t[b] = (now() - t0) / PER_BATCH * 1e9;
+    t[b] = (measure_now() - t0) / PER_BATCH * 1e9;
   }
-  return median(t, BATCHES);
+  return measure_median(t, BATCHES);
 }
 
 static int small_cases(fixture *f, bool json) {
@@ -97,11 +83,11 @@ static int small_cases(fixture *f, bool json) {
 static double time_large(lt_tensor *(*materialise)(const lt_tensor *), const lt_tensor *src, int reps) {
   double ms[16];
   for (int i = -1; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     lt_release(materialise(src));
-    if (i >= 0) ms[i] = (now() - t0) * 1e3;
+    if (i >= 0) ms[i] = (measure_now() - t0) * 1e3;
   }
-  return median(ms, reps);
+  return measure_median(ms, reps);
 }
 
 /* lt_clone of a row-major square (a memcpy-speed loop, where the allocator

@@ -11,20 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "transpose.h"
 
 static const char *const PATH_NAMES[LT__TRANSPOSE_NPATHS] = {"scalar", "avx2", "avx512"};
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 typedef struct job {
   lt__transpose_fn fn; /* NULL: memcpy */
@@ -45,12 +35,11 @@ static double gbs(const job *j, int reps) {
   double t[64];
   run_once(j);
   for (int i = 0; i < reps; i++) {
-    double t0 = now();
+    double t0 = measure_now();
     for (int k = 0; k < inner; k++) run_once(j);
-    t[i] = (now() - t0) / inner;
+    t[i] = (measure_now() - t0) / inner;
   }
-  qsort(t, (size_t)reps, sizeof *t, cmp_double);
-  return 2.0 * (double)j->bytes / t[reps / 2] / 1e9;
+  return 2.0 * (double)j->bytes / measure_median(t, reps) / 1e9;
 }
 
 static int bench_side(int64_t side, size_t es, int reps) {
