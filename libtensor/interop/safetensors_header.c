@@ -254,9 +254,12 @@ static lt_status parse_json(const unsigned char *text, size_t len, const char *p
                  path, at);
   } else {
     while (at < len && (buf[at] == ' ' || buf[at] == '\n' || buf[at] == '\r' || buf[at] == '\t')) at++;
-    if (at != len)
+    if (at != len) {
       s = lt__fail(LT_ERR_IO, "%s: %s is not a valid safetensors file: text follows the header's JSON (byte %zu)", op,
                    path, at);
+      cJSON_Delete(*root);
+      *root = NULL;
+    }
   }
   lt__free(buf, len + 1, 1);
   return s;
