@@ -93,3 +93,35 @@ def open_library(script):
 
     funcs.update(status_name=status_name, last_error=last_error)
     return funcs
+
+
+def open_interop_library(script):
+    """open_library() plus the interop functions (DLPack, safetensors, .npy)
+    and the few tensor functions the interop suites also need."""
+    funcs = open_library(script)
+    lib = ctypes.CDLL(sys.argv[1])
+    cp = ctypes.c_char_p
+    cpp = ctypes.POINTER(ctypes.c_char_p)
+    signatures = {
+        "lt_save_npy": (INT, [cp, P]),
+        "lt_load_npy": (P, [cp]),
+        "lt_safetensors_save": (INT, [cp, INT, cpp, ctypes.POINTER(P), cpp]),
+        "lt_safetensors_open": (P, [cp]),
+        "lt_safetensors_count": (INT, [P]),
+        "lt_safetensors_name": (cp, [P, INT]),
+        "lt_safetensors_metadata": (cp, [P, cp]),
+        "lt_safetensors_get": (P, [P, cp]),
+        "lt_safetensors_close": (None, [P]),
+        "lt_to_dlpack": (P, [P]),
+        "lt_from_dlpack": (P, [P]),
+        "lt_data": (P, [P]),
+        "lt_strides": (I64P, [P]),
+        "lt_write": (INT, [P, P, ctypes.c_size_t]),
+        "lt_select": (P, [P, INT, I64]),
+        "lt_zeros": (P, [INT, INT, I64P, LtDevice]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        f = getattr(lib, name)
+        f.restype, f.argtypes = restype, argtypes
+        funcs[name] = f
+    return funcs
