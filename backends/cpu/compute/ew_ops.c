@@ -69,10 +69,18 @@
   case LT__EW_SILU: UNARY_LOOPS(T, a / (1 + exp##F(-a))); break;                             \
   }
 
+/* One copy of each loop function per instruction set, picked when the
+ * library loads: the same loops with wider vectors. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ISA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ISA_CLONES
+#endif
+
 #define WRAP(expr) ((int64_t)(expr))
 #define U(a) ((uint64_t)(a))
 
-static void int_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
+ISA_CLONES static void int_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
   switch (op) {
   case LT__EW_ADD: BINARY_LOOPS(int64_t, WRAP(U(a) + U(b))); break;
   case LT__EW_SUB: BINARY_LOOPS(int64_t, WRAP(U(a) - U(b))); break;
@@ -86,11 +94,11 @@ static void int_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *
   }
 }
 
-static void f32_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
+ISA_CLONES static void f32_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
   FLOAT_OPS(float, f)
 }
 
-static void f64_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
+ISA_CLONES static void f64_ops(lt__ew_op op, void *y, const void *x0, bool s0, const void *x1, bool s1, int64_t n) {
   FLOAT_OPS(double, )
 }
 
@@ -114,5 +122,10 @@ void lt__ew_apply(lt__ew_op op, lt_dtype ct, void *y, const void *x0, bool s0, c
     return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])); \
   } while (0)
 
-float lt__sum_f32(const float *x, int64_t n) { LANE_SUM(float); }
-double lt__sum_f64(const double *x, int64_t n) { LANE_SUM(double); }
+/* Static, with exported wrappers: a cloned function gets an ifunc symbol,
+ * which would escape the library's hidden visibility. */
+ISA_CLONES static float sum_f32(const float *x, int64_t n) { LANE_SUM(float); }
+ISA_CLONES static double sum_f64(const double *x, int64_t n) { LANE_SUM(double); }
+
+float lt__sum_f32(const float *x, int64_t n) { return sum_f32(x, n); }
+double lt__sum_f64(const double *x, int64_t n) { return sum_f64(x, n); }
