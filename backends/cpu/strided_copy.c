@@ -12,6 +12,7 @@
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "error.h"
+#include "gather.h"
 #include "pool.h"
 #include "transpose.h"
 
@@ -33,6 +34,16 @@ typedef struct run {
 static void move_run(const run *r, size_t es) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
     memcpy(r->dst, r->src, (size_t)r->n * es);
+    return;
+  }
+  /* One side dense: a gather or scatter the compiler vectorises (the
+   * runs' steps are whole elements; a stride-0 source is a fill). */
+  if ((size_t)r->dst_step == es && r->src_step != 0) {
+    lt__gather(r->dst, r->src, r->src_step / (int64_t)es, r->n, es);
+    return;
+  }
+  if ((size_t)r->src_step == es) {
+    lt__scatter(r->dst, r->dst_step / (int64_t)es, r->src, r->n, es);
     return;
   }
   switch (es) {

@@ -1,0 +1,17 @@
+/* Internal: strided runs gathered into (or scattered from) dense ones,
+ * the inner loop of copies whose source steps by a few elements (a slice
+ * with step 2, a reversed dim, an interleaved channel). */
+#ifndef LT_GATHER_H
+#define LT_GATHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* dst[i] = src[i * stride] for 0 <= i < n, elements of es bytes (1, 2, 4
+ * or 8); stride in elements, any value. dst and src need only their
+ * element alignment and must not overlap. */
+void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es);
+/* dst[i * stride] = src[i], the same way round. */
+void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es);
+
+#endif
