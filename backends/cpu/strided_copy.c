@@ -14,6 +14,7 @@
 #include "error.h"
 #include "gather.h"
 #include "pool.h"
+#include "stream.h"
 #include "transpose.h"
 
 typedef struct run {
@@ -31,9 +32,12 @@ typedef struct run {
     memcpy(r->dst + i * r->dst_step, &v, sizeof v);                            \
   }
 
-static void move_run(const run *r, size_t es) {
+static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
-    memcpy(r->dst, r->src, (size_t)r->n * es);
+    if (stream)
+      lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
+    else
+      memcpy(r->dst, r->src, (size_t)r->n * es);
     return;
   }
   /* One side dense: a gather or scatter the compiler vectorises (the
@@ -68,11 +72,11 @@ static void convert_run_fast(const run *r, lt__cast_fn fn, size_t des, size_t se
     int64_t k = r->n - i < CHUNK ? r->n - i : CHUNK;
     run gather = {.dst = in, .src = r->src + i * r->src_step, .n = k, .dst_step = (int64_t)ses,
                   .src_step = r->src_step};
-    move_run(&gather, ses);
+    move_run(&gather, ses, false);
     fn(out, in, k);
     run scatter = {.dst = r->dst + i * r->dst_step, .src = out, .n = k, .dst_step = r->dst_step,
                    .src_step = (int64_t)des};
-    move_run(&scatter, des);
+    move_run(&scatter, des, false);
   }
 }
 
@@ -87,8 +91,9 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
   return LT_OK;
 }
 
-/* The copy of a whole lt__copy_args on this thread. */
-static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast) {
+/* The copy of a whole lt__copy_args on this thread; dense runs of one
+ * dtype go out with streaming stores when stream (the caller fences). */
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
@@ -103,7 +108,7 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast) {
   for (;;) {
     r.dst = a->dst + dst_off;
     r.src = a->src + src_off;
-    if (same) move_run(&r, des);
+    if (same) move_run(&r, des, stream);
     else if (fast) convert_run_fast(&r, fast, des, ses);
     else if (convert_run(&r, a) != LT_OK) return LT_ERR_ARG;
     /* Odometer over the outer dims. */
@@ -165,6 +170,7 @@ static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
 typedef struct parallel_copy {
   const lt__copy_args *a;
   lt__cast_fn fast;
+  bool stream;
 } parallel_copy;
 
 /* One thread's share: indices [begin, end) of the outermost dim. */
@@ -174,7 +180,28 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
   part.shape[0] = end - begin;
   part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
   part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
-  copy_block(&part, pc->fast);
+  copy_block(&part, pc->fast, pc->stream);
+  if (pc->stream) lt__stream_fence();
+}
+
+/* A large copy of dense runs (a permutation that keeps the innermost dim)
+ * walks the source in order instead of the destination: long sequential
+ * reads the prefetcher follows, with the scattered destination runs
+ * written by streaming stores, which need no read and no order. The
+ * innermost dim stays innermost. */
+static void order_by_source(lt__copy_args *a) {
+  for (int i = 1; i < a->ndim - 1; i++)
+    for (int j = i; j > 0; j--) {
+      int64_t x = a->src_strides[j - 1] < 0 ? -a->src_strides[j - 1] : a->src_strides[j - 1];
+      int64_t y = a->src_strides[j] < 0 ? -a->src_strides[j] : a->src_strides[j];
+      if (x >= y) break;
+      int64_t t = a->shape[j - 1];
+      a->shape[j - 1] = a->shape[j], a->shape[j] = t;
+      t = a->src_strides[j - 1];
+      a->src_strides[j - 1] = a->src_strides[j], a->src_strides[j] = t;
+      t = a->dst_strides[j - 1];
+      a->dst_strides[j - 1] = a->dst_strides[j], a->dst_strides[j] = t;
+    }
 }
 
 lt_status lt__cpu_copy(const lt__copy_args *a) {
@@ -182,7 +209,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   /* Only copies that cannot fail go to the pool: a failure's message is
    * thread-local and must reach the caller's thread. */
-  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast);
+  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false);
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
@@ -191,7 +218,14 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     lt__parallel_for(a->shape[a->transpose_dim], bytes, transpose_cols, &j);
     return LT_OK;
   }
-  parallel_copy pc = {a, fast};
+  if (a->kind == LT__PLAN_RUNS && same && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES) {
+    lt__copy_args by_source = *a;
+    order_by_source(&by_source);
+    parallel_copy pc = {&by_source, NULL, true};
+    lt__parallel_for(by_source.shape[0], bytes, copy_range, &pc);
+    return LT_OK;
+  }
+  parallel_copy pc = {a, fast, false};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
 }

@@ -4,12 +4,10 @@
  * conversions otherwise. Dense outputs too large to stay cached go out
  * with streaming stores. */
 #include <string.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include "dtype.h"
 #include "runs.h"
+#include "stream.h"
 
 lt__run lt__run_make(const char *p, int64_t stride, lt_dtype dt, lt_dtype ct, bool is_dst) {
   lt__run r = {.p = p, .stride = stride, .dt = dt, .es = lt__dtype_size(dt)};
@@ -19,40 +17,6 @@ lt__run lt__run_make(const char *p, int64_t stride, lt_dtype dt, lt_dtype ct, bo
 }
 
 void lt__run_skip(lt__run *r, int64_t n) { r->p += n * r->stride * (int64_t)r->es; }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-/* Whole 64-byte lines per store: measured 15% faster than 16-byte
- * streaming stores for an add at 256 MiB. */
-__attribute__((target("avx512f"))) static size_t stream_lines_avx512(char *dst, const char *src, size_t n) {
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) _mm512_stream_si512((void *)(dst + i), _mm512_loadu_si512((const void *)(src + i)));
-  return i;
-}
-#endif
-
-/* n bytes from the cached buffer src to dst with streaming stores from
- * the first 64-byte aligned byte of dst on; the caller fences. */
-static void stream_bytes(char *dst, const char *src, size_t n) {
-  size_t head = (64 - ((uintptr_t)dst & 63)) & 63;
-  if (head > n) head = n;
-  if (head) memcpy(dst, src, head);
-  dst += head, src += head, n -= head;
-  size_t i = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx512f")) i = stream_lines_avx512(dst, src, n);
-#endif
-#if defined(__SSE2__)
-  for (; i + 16 <= n; i += 16)
-    _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
-#endif
-  if (i < n) memcpy(dst + i, src + i, n - i);
-}
-
-void lt__stream_fence(void) {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 /* ---- loads and stores between a run and the compute type ---- */
 
@@ -98,7 +62,7 @@ static void store_generic(const lt__run *o, lt_dtype ct, const void *vals, int64
 void lt__run_store(const lt__run *o, lt_dtype ct, const void *vals, int64_t n, bool stream) {
   if (vals == o->p) return; /* computed in place */
   if (stream && o->dt == ct && o->stride == 1) {
-    stream_bytes((char *)o->p, vals, (size_t)n * o->es);
+    lt__stream_copy((char *)o->p, vals, (size_t)n * o->es);
     return;
   }
   if (o->dt == ct && ct == LT_F32) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cast.h"
+#include "stream.h"
 
 /* Elements per chunk: the buffers of a chunk (8-byte values) take 2 KiB. */
 enum { LT__RUN_CHUNK = 256 };
@@ -37,13 +38,5 @@ const void *lt__run_load(void *buf, lt_dtype ct, const lt__run *r, int64_t n);
  * then fences with lt__stream_fence). Converting into r's dtype cannot
  * fail: the core stores a result only into its category or a higher one. */
 void lt__run_store(const lt__run *r, lt_dtype ct, const void *vals, int64_t n, bool stream);
-/* Orders this thread's streaming stores before what follows. */
-void lt__stream_fence(void);
-
-/* Past this many bytes of output, plain stores cost a read of every
- * destination line (read-for-ownership) that nobody needs, since the
- * output outgrows the caches before anyone reads it back; streaming
- * stores skip that read, a third of an add's memory traffic. */
-#define LT__STREAM_MIN_BYTES ((int64_t)8 << 20)
 
 #endif
