@@ -677,6 +677,26 @@ START_TEST(copy_counts_one_explicit_copy_of_the_destination_bytes) {
 }
 END_TEST
 
+START_TEST(large_permutations_that_keep_the_inner_dim_copy_every_element) {
+  /* Over 8 MiB, such copies walk the source in order and stream their
+   * runs; a view of odd sizes and an offset checks the edges. */
+  int64_t shape[] = {67, 129, 301};
+  lt_tensor *a = lt_test_arange_f32(3, shape);
+  lt_tensor *n = lt_narrow(a, 2, 1, 299), *p = lt_permute(n, (int[]){1, 0, 2});
+  lt_tensor *c = lt_contiguous(p);
+  LT_ASSERT_OK_PTR(c);
+  const float *v = lt_data(c);
+  for (int64_t j = 0; j < 129; j++)
+    for (int64_t i = 0; i < 67; i++)
+      for (int64_t k = 0; k < 299; k++) {
+        float want = (float)((i * 129 + j) * 301 + k + 1);
+        if (v[(j * 67 + i) * 299 + k] != want) ck_abort_msg("[%lld,%lld,%lld]: %g, want %g", (long long)j,
+                                                            (long long)i, (long long)k, v[(j * 67 + i) * 299 + k], want);
+      }
+  lt_release(a), lt_release(n), lt_release(p), lt_release(c);
+}
+END_TEST
+
 START_TEST(copy_into_a_zero_size_destination_does_nothing) {
   lt_tensor *src = lt_zeros(LT_F32, 1, (int64_t[]){3}, LT_HOST);
   lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){0, 3}, LT_HOST);
@@ -1176,6 +1196,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_of_a_tensor_onto_itself_leaves_it_unchanged);
   tcase_add_test(cp, copy_counts_one_explicit_copy_of_the_destination_bytes);
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
+  tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
   suite_add_tcase(s, cp);
 
   TCase *dev = tcase_create("to_device");
