@@ -203,6 +203,25 @@ START_TEST(streaming_without_memory_for_its_stage_still_matches_the_naive_loop) 
 }
 END_TEST
 
+/* The always-streaming kernels, which batches of small transposes use:
+ * every small shape and misalignment must still match. */
+START_TEST(streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes) {
+  kernel_under_test k = {lt__transpose_best_streamed(SIZES[_i]), SIZES[_i], "best streamed"};
+  ck_assert_ptr_nonnull(k.fn);
+  for (int64_t rows = 0; rows <= 70; rows += 3)
+    for (int64_t cols = 0; cols <= 70; cols += 7) {
+      layout l = {rows, cols, at_least_1(cols), at_least_1(rows), 0, 0};
+      check_layout(&k, &l);
+    }
+  static const size_t offsets[] = {1, 8, 33};
+  for (size_t so = 0; so < 3; so++)
+    for (size_t d = 0; d < 3; d++) {
+      layout l = {69, 130, 131, 70, offsets[so], offsets[d]};
+      check_layout(&k, &l);
+    }
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -237,6 +256,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, unaligned_pointers_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

@@ -214,7 +214,11 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
   if (tileable(a)) {
-    tile_job j = {a, lt__transpose_best(lt__dtype_size(a->dst_dtype))};
+    /* A batch of transposes whose slices are each small but together
+     * outgrow the caches streams every slice. */
+    size_t es = lt__dtype_size(a->dst_dtype);
+    bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+    tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es)};
     lt__parallel_for(a->shape[a->transpose_dim], bytes, transpose_cols, &j);
     return LT_OK;
   }

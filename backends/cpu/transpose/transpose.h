@@ -36,11 +36,18 @@ typedef enum lt__transpose_path {
 lt__transpose_fn lt__transpose_kernel(size_t es, lt__transpose_path path);
 /* The fastest kernel this CPU runs for es; never NULL for es 1, 2, 4, 8. */
 lt__transpose_fn lt__transpose_best(size_t es);
+/* As lt__transpose_best, for one of many calls that together outgrow the
+ * caches (a batch of small transposes): it streams whatever its own
+ * output's size. The caller needs no fence: each call fences its own. */
+lt__transpose_fn lt__transpose_best_streamed(size_t es);
 
 /* One kernel table per path, indexed by log2(es). The vector tables may
  * only be called once the CPU is known to run their ISA. */
 extern const lt__transpose_fn lt__transpose_scalar_table[4];
 extern const lt__transpose_fn lt__transpose_avx2_table[4];
 extern const lt__transpose_fn lt__transpose_avx512_table[4];
+extern const lt__transpose_fn lt__transpose_scalar_streamed_table[4];
+extern const lt__transpose_fn lt__transpose_avx2_streamed_table[4];
+extern const lt__transpose_fn lt__transpose_avx512_streamed_table[4];
 
 #endif

@@ -47,21 +47,23 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 4); }
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
-static void transpose1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 1, tile1, true, lt__transpose_scalar_table[0]))
-    _mm_sfence();
-}
-static void transpose2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 2, tile2, true, lt__transpose_scalar_table[1]))
-    _mm_sfence();
-}
-static void transpose4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 4, tile4, true, lt__transpose_scalar_table[2]))
-    _mm_sfence();
-}
-static void transpose8(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 8, tile8, true, lt__transpose_scalar_table[3]))
-    _mm_sfence();
-}
+/* Each element size twice: streaming when one call's output outgrows the
+ * caches, and streaming always (for batches of small transposes). */
+#define KERNELS(N, INDEX)                                                                                        \
+  static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
+    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,              \
+                            lt__transpose_scalar_table[INDEX]))                                                 \
+      _mm_sfence();                                                                                             \
+  }                                                                                                             \
+  static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
+    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                \
+                            lt__transpose_scalar_table[INDEX]))                                                 \
+      _mm_sfence();                                                                                             \
+  }
+KERNELS(1, 0)
+KERNELS(2, 1)
+KERNELS(4, 2)
+KERNELS(8, 3)
 
 const lt__transpose_fn lt__transpose_avx2_table[4] = {transpose1, transpose2, transpose4, transpose8};
+const lt__transpose_fn lt__transpose_avx2_streamed_table[4] = {streamed1, streamed2, streamed4, streamed8};

@@ -111,14 +111,19 @@ static inline void lt__edge(lt__transpose_fn edge, char *dst, int64_t dst_ld, co
   if (rows > 0 && cols > 0) edge(dst, dst_ld, src, src_ld, rows, cols);
 }
 
+/* When a kernel streams its output: never (the path's tiles cannot), when
+ * this call's output outgrows the caches, or always (a caller making many
+ * small calls that together outgrow them: a batch of transposes). */
+typedef enum lt__stream_policy { LT__STREAM_NEVER, LT__STREAM_IF_LARGE, LT__STREAM_ALWAYS } lt__stream_policy;
+
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.
- * can_stream: the path's tiles can stream. Returns whether it streamed:
+ * Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
  * before returning (later plain stores, such as the caller's
  * synchronisation, must not pass them). */
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
-                                                                      int64_t es, lt__tile_fn tile, bool can_stream,
+                                                                      int64_t es, lt__tile_fn tile, lt__stream_policy policy,
                                                                       lt__transpose_fn edge) {
   lt__tiling g = {.dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es};
   /* Full tiles start where destination rows (r0) and source rows (c0)
@@ -127,7 +132,9 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.c0 = lt__min64(lt__align_skip(src, g.sld, es), cols);
   g.nrows = (rows - g.r0) / g.t * g.t;
   g.ncols = (cols - g.c0) / g.t * g.t;
-  bool stream = can_stream && g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES && lt__tiles_streamed(&g, tile);
+  bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES;
+  bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
+                g.ncols > 0 && lt__tiles_streamed(&g, tile);
   if (!stream) lt__tiles_cached(&g, tile);
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
