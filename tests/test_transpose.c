@@ -108,6 +108,21 @@ START_TEST(large_leading_dimensions_match_the_naive_loop) {
 }
 END_TEST
 
+/* Few rows and many columns: the edge kernels' banded loop over several
+ * bands, with a partial last one. */
+START_TEST(thin_shapes_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  static const int64_t rows[] = {1, 3, 12, 15};
+  for (int i = 0; i < 4; i++) {
+    layout l = {rows[i], 1000, 1000, rows[i], 0, 0};
+    check_layout(&k, &l);
+    layout t = {1000, rows[i], rows[i], 1000, 0, 0};
+    check_layout(&k, &t);
+  }
+}
+END_TEST
+
 /* Rows a power of two apart share cache sets; only speed may suffer. */
 START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i);
@@ -253,6 +268,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, padded_leading_dimensions_leave_the_padding_untouched, 0, pairs);
   tcase_add_loop_test(shapes, large_leading_dimensions_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, power_of_two_leading_dimensions_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, thin_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, unaligned_pointers_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
