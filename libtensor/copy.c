@@ -1,14 +1,17 @@
 /* The public copy ops: explicit copies (contiguous, clone, copy, cast,
  * to_device) and the view-or-copy ops (reshape, flatten). All of them
- * materialise through lt__copy_run. */
+ * materialise through lt__copy_run; copies between devices through
+ * lt__copy_across (transfer.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "copy_entry.h"
+#include "dispatch.h"
 #include "dtype.h"
 #include "error.h"
 #include "overlap.h"
 #include "tensor_impl.h"
+#include "transfer.h"
 #include "copy_impl.h"
 #include "views_impl.h"
 
@@ -125,9 +128,7 @@ LT_API lt_status lt_copy(lt_tensor *dst, const lt_tensor *src) {
   const char *op = "copy";
   if (!lt__check_tensor(dst, op) || !lt__check_tensor(src, op)) return LT_ERR_ARG;
   lt_device dd = dst->storage->device, sd = src->storage->device;
-  if (dd.kind != sd.kind || dd.index != sd.index)
-    return lt__fail(LT_ERR_DEVICE, "copy: source and destination are on different devices (%d:%d and %d:%d) "
-                                   "and no cross-device path is built", (int)sd.kind, sd.index, (int)dd.kind, dd.index);
+  bool across = dd.kind != sd.kind || dd.index != sd.index;
   lt__layout bl = src->layout;
   bl.ndim = dst->layout.ndim;
   memcpy(bl.shape, dst->layout.shape, sizeof bl.shape);
@@ -138,14 +139,14 @@ LT_API lt_status lt_copy(lt_tensor *dst, const lt_tensor *src) {
   }
   lt_status s = lt__check_mutable(dst, op);
   if (s == LT_OK) s = lt__check_writable(dst, op);
-  if (s == LT_OK) s = lt__check_no_alias(dst, src, &bl, op);
+  if (s == LT_OK && !across) s = lt__check_no_alias(dst, src, &bl, op); /* storages on two devices never alias */
   if (s != LT_OK) return s;
   lt__copy_request r = {
       .device = dd, .ndim = dst->layout.ndim, .shape = dst->layout.shape,
       .dst = lt__tensor_ptr(dst), .dst_dtype = dst->dtype, .dst_strides = dst->layout.strides,
       .src = lt__tensor_ptr(src), .src_dtype = src->dtype, .src_strides = bl.strides,
       .mode = LT_CAST_DEFAULT, .op = op, .kind = LT__COPY_EXPLICIT, .why = "copy into an existing tensor"};
-  s = lt__copy_run(&r);
+  s = across ? lt__copy_across(&r, sd) : lt__copy_run(&r);
   return s == LT_OK ? lt__ok() : s;
 }
 
@@ -171,9 +172,21 @@ LT_API lt_tensor *lt_to_device(const lt_tensor *t, lt_device dev) {
     lt__ok();
     return lt_retain((lt_tensor *)t);
   }
-  if (!lt_device_available(dev))
-    return lt__fail_null(LT_ERR_DEVICE, "to_device: device %d:%d is not available in this build or machine",
-                         (int)dev.kind, dev.index);
-  return lt__fail_null(LT_ERR_DEVICE, "to_device: no transfer path from %d:%d to %d:%d is built",
-                       (int)here.kind, here.index, (int)dev.kind, dev.index);
+  const char *op = "to_device";
+  if (!lt__backend_for(dev, op)) return NULL; /* says whether the build or the machine lacks the device */
+  lt_tensor *out = lt__tensor_alloc(t->dtype, t->layout.ndim, t->layout.shape, dev, op);
+  if (!out) return NULL;
+  int64_t rowmajor[LT_MAX_DIMS];
+  lt__contiguous_strides(t->layout.ndim, t->layout.shape, rowmajor);
+  lt__copy_request r = {
+      .device = dev, .ndim = t->layout.ndim, .shape = t->layout.shape,
+      .dst = lt__tensor_ptr(out), .dst_dtype = t->dtype, .dst_strides = rowmajor,
+      .src = lt__tensor_ptr(t), .src_dtype = t->dtype, .src_strides = t->layout.strides,
+      .mode = LT_CAST_DEFAULT, .op = op, .kind = LT__COPY_EXPLICIT, .why = "to_device always copies"};
+  if (lt__copy_across(&r, here) != LT_OK) {
+    lt_release(out);
+    return NULL;
+  }
+  lt__ok();
+  return out;
 }

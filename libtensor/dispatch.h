@@ -146,6 +146,10 @@ typedef struct lt__backend {
   void *(*alloc)(int index, size_t nbytes);
   void (*free)(int index, void *p, size_t nbytes);
   void (*fill_zero)(int index, void *p, size_t nbytes);
+  /* nbytes of raw bytes from src to dst, where each side is host memory or
+   * memory of one of this backend's devices (dst_dev and src_dev say which);
+   * synchronous. NULL for the host backend. LT_OK, or the error set. */
+  lt_status (*transfer)(void *dst, lt_device dst_dev, const void *src, lt_device src_dev, size_t nbytes);
   /* LT_OK, or a failure with the thread's error set (e.g. a NaN going to
    * an integer dtype). */
   lt_status (*copy)(const lt__copy_args *a);
@@ -165,5 +169,8 @@ const lt__backend *lt__backend_for(lt_device dev, const char *op);
 
 /* Filled by each backend's own file. */
 extern const lt__backend lt__cpu_backend;
+#ifdef LT_HAVE_CUDA
+extern const lt__backend lt__cuda_backend;
+#endif
 
 #endif

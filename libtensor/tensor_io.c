@@ -1,11 +1,13 @@
 /* lt_read and lt_write: bytes between a tensor of any layout and a
- * row-major host buffer, through the one strided-copy entry (uncounted:
- * this is I/O, not a materialisation). */
+ * row-major host buffer, through the one strided-copy entry, or across
+ * devices for a device tensor (uncounted: this is I/O, not a
+ * materialisation). */
 #include "copy_entry.h"
 #include "dtype.h"
 #include "error.h"
 #include "overlap.h"
 #include "tensor_impl.h"
+#include "transfer.h"
 
 static lt_status check_io(const lt_tensor *t, const void *buf, size_t nbytes, const char *op) {
   if (!lt__check_tensor(t, op)) return LT_ERR_ARG;
@@ -20,10 +22,14 @@ static lt_status check_io(const lt_tensor *t, const void *buf, size_t nbytes, co
                     lt__fmt_tensor(have, sizeof have, t), want);
   }
   if (nbytes > 0 && !buf) return lt__fail(LT_ERR_ARG, "%s: buffer is NULL for %zu bytes", op, nbytes);
-  if (t->storage->device.kind != LT_CPU)
-    return lt__fail(LT_ERR_DEVICE, "%s: no transfer path for device kind %d is built", op,
-                    (int)t->storage->device.kind);
   return LT_OK;
+}
+
+/* The copy between t and the host buffer: in place on the host, or across
+ * from or to t's device. */
+static lt_status run_io(const lt__copy_request *r, bool to_host, lt_device dev) {
+  if (dev.kind == LT_CPU) return lt__copy_run(r);
+  return lt__copy_across(r, to_host ? dev : LT_HOST);
 }
 
 LT_API lt_status lt_read(const lt_tensor *t, void *dst, size_t nbytes) {
@@ -32,11 +38,11 @@ LT_API lt_status lt_read(const lt_tensor *t, void *dst, size_t nbytes) {
   int64_t rowmajor[LT_MAX_DIMS];
   lt__contiguous_strides(t->layout.ndim, t->layout.shape, rowmajor);
   lt__copy_request r = {
-      .device = t->storage->device, .ndim = t->layout.ndim, .shape = t->layout.shape,
+      .device = LT_HOST, .ndim = t->layout.ndim, .shape = t->layout.shape,
       .dst = dst, .dst_dtype = t->dtype, .dst_strides = rowmajor,
       .src = lt__tensor_ptr(t), .src_dtype = t->dtype, .src_strides = t->layout.strides,
       .op = "read", .kind = LT__COPY_IO};
-  s = lt__copy_run(&r);
+  s = run_io(&r, true, t->storage->device);
   return s == LT_OK ? lt__ok() : s;
 }
 
@@ -52,6 +58,6 @@ LT_API lt_status lt_write(lt_tensor *t, const void *src, size_t nbytes) {
       .dst = lt__tensor_ptr(t), .dst_dtype = t->dtype, .dst_strides = t->layout.strides,
       .src = src, .src_dtype = t->dtype, .src_strides = rowmajor,
       .op = "write", .kind = LT__COPY_IO};
-  s = lt__copy_run(&r);
+  s = run_io(&r, false, t->storage->device);
   return s == LT_OK ? lt__ok() : s;
 }
