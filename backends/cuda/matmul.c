@@ -169,13 +169,20 @@ static lt_status gemm_all(int index, const lt__matmul_args *m, const lt__matmul_
   int64_t outer = 1, idx[LT_MAX_DIMS] = {0}, ao = 0, bo = 0;
   for (int d = 0; d + 1 < bn; d++) outer *= m->batch_shape[d];
   size_t aes = lt__dtype_size(a->dtype), bes = lt__dtype_size(b->dtype), ces = lt__dtype_size(ct);
+  cublasOperation_t opb = b->trans ? CUBLAS_OP_T : CUBLAS_OP_N, opa = a->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
   for (int64_t t = 0; t < outer; t++) {
-    cublasStatus_t st = cublasGemmStridedBatchedEx_64(
-        blas[index], b->trans ? CUBLAS_OP_T : CUBLAS_OP_N, a->trans ? CUBLAS_OP_T : CUBLAS_OP_N, m->n, m->m, m->k,
-        alpha, b->ptr + bo * (int64_t)bes, cuda_type(b->dtype), b->ld, bs, a->ptr + ao * (int64_t)aes,
-        cuda_type(a->dtype), a->ld, as, beta, c + t * inner * m->m * m->n * (int64_t)ces, cuda_type(ct), m->n,
-        m->m * m->n, inner, ctype, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) return blas_fail(st, "cublasGemmStridedBatchedEx");
+    const char *pb = b->ptr + bo * (int64_t)bes, *pa = a->ptr + ao * (int64_t)aes;
+    char *pc = c + t * inner * m->m * m->n * (int64_t)ces;
+    /* A single product goes to plain GemmEx, the call users compare with. */
+    cublasStatus_t st =
+        inner == 1 ? cublasGemmEx_64(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb, cuda_type(b->dtype), b->ld, pa,
+                                     cuda_type(a->dtype), a->ld, beta, pc, cuda_type(ct), m->n, ctype,
+                                     CUBLAS_GEMM_DEFAULT)
+                   : cublasGemmStridedBatchedEx_64(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb,
+                                                   cuda_type(b->dtype), b->ld, bs, pa, cuda_type(a->dtype), a->ld, as,
+                                                   beta, pc, cuda_type(ct), m->n, m->m * m->n, inner, ctype,
+                                                   CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) return blas_fail(st, "cuBLAS GEMM");
     for (int d = bn - 2; d >= 0; d--) { /* odometer over the outer batch dims */
       ao += a->batch_strides[d];
       bo += b->batch_strides[d];
