@@ -21,8 +21,9 @@ partner. Every comparison is bit-exact (bytes, dtype, shape):
   lt_from_dlpack share NumPy's memory, and NumPy's reference is dropped
   exactly when the last libtensor reference goes; libtensor tensors handed
   to np.from_dlpack (including negative and zero strides) are read in place
-  and freed when NumPy lets go. bool, which DLPack 0.6 cannot name, is
-  refused with LT_ERR_DTYPE and the capsule stays NumPy's.
+  and freed when NumPy lets go. bool, which dlpack.h 0.6 cannot name, is
+  refused with LT_ERR_DTYPE (the capsule stays NumPy's) in builds against
+  it, and imported in builds against 0.8 or newer.
 - Finally every tensor must have been released (bytes_in_use back).
 
 Prints TAP. Skips visibly (1..0 # SKIP) when numpy is missing. Uses the
@@ -336,10 +337,25 @@ def numpy_to_lt():
                     diags.append("%s: the array's refcount is %d after the last release, want %d (deleter not "
                                  "run?)" % (what, sys.getrefcount(a), refs))
                     ok = False
-        cap = np.array([True, False]).__dlpack__()
-        if lt_from_dlpack(api.PyCapsule_GetPointer(cap, b"dltensor")) or lt_last_status() != LT_ERR_DTYPE:
-            diags.append("bool: %s, want LT_ERR_DTYPE (DLPack 0.6 has no kDLBool)" % status_name(lt_last_status()))
+        # bool needs kDLBool (dlpack.h 0.8+); whether this build has it shows in lt_to_dlpack.
+        probe = lt_zeros(LT_BOOL, 1, i64arr([1]), LT_HOST)
+        m = lt_to_dlpack(probe)
+        lt_release(probe)
+        if m:
+            ctypes.cast(m, ctypes.POINTER(DLManagedTensor)).contents.deleter(ctypes.cast(m, ctypes.POINTER(DLManagedTensor)))
+        b = np.array([True, False, True])
+        cap = b.__dlpack__()
+        h = lt_from_dlpack(api.PyCapsule_GetPointer(cap, b"dltensor"))
+        if h:
+            api.PyCapsule_SetName(cap, b"used_dltensor")
+            ok &= m is not None and same(np.frombuffer(lt_bytes(h, 3), dtype="|b1"), b, "bool", diags)
+            lt_release(h)
+        elif m or lt_last_status() != LT_ERR_DTYPE:
+            diags.append("bool: %s, want LT_ERR_DTYPE (this build's dlpack.h has no kDLBool)"
+                         % status_name(lt_last_status()))
             ok = False
+        notes.append("bool through DLPack: %s" % ("imported" if m else "refused, as this build's dlpack.h has "
+                                                 "no kDLBool"))
         return ok
     return body
 
