@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dlpack/dlpack.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -317,6 +318,37 @@ START_TEST(an_empty_tensor_with_null_data_imports) {
 }
 END_TEST
 
+START_TEST(a_cuda_tensor_exports_as_kdlcuda_and_imports_back) {
+  lt_device cuda0 = {LT_CUDA, 0};
+  if (!lt_device_available(cuda0)) {
+    fprintf(stderr, "SKIP %s: no CUDA device, kDLCUDA hand-over not exercised\n", __FILE__);
+    return;
+  }
+  lt_tensor *h = lt_test_arange_f32(2, (int64_t[]){2, 4});
+  lt_tensor *d = lt_to_device(h, cuda0);
+  LT_ASSERT_OK_PTR(d);
+  lt_tensor *dt = lt_transpose(d, 0, 1);
+  DLManagedTensor *m = lt_to_dlpack(dt);
+  LT_ASSERT_OK_PTR(m);
+  ck_assert_int_eq(m->dl_tensor.device.device_type, kDLCUDA);
+  ck_assert_int_eq(m->dl_tensor.device.device_id, 0);
+  ck_assert(m->dl_tensor.strides[0] == 1 && m->dl_tensor.strides[1] == 4);
+  lt_tensor *u = lt_from_dlpack(m);
+  LT_ASSERT_OK_PTR(u);
+  ck_assert_int_eq(lt_device_of(u).kind, LT_CUDA);
+  lt_tensor *back = lt_to_device(u, LT_HOST);
+  LT_ASSERT_OK_PTR(back);
+  float got[8], want[8] = {0, 4, 1, 5, 2, 6, 3, 7};
+  LT_ASSERT_OK(lt_read(back, got, sizeof got));
+  ck_assert(memcmp(got, want, sizeof want) == 0);
+  lt_release(back);
+  lt_release(u);
+  lt_release(dt);
+  lt_release(d);
+  lt_release(h);
+}
+END_TEST
+
 /* ---- the versioned struct ------------------------------------------------------------ */
 
 #if HAVE_DL_VERSIONED
@@ -382,6 +414,7 @@ static Suite *suite(void) {
   tcase_add_test(i, unsupported_or_unavailable_devices_fail_with_device_error);
   tcase_add_test(i, bad_geometry_and_misaligned_data_fail_with_arg_error);
   tcase_add_test(i, an_empty_tensor_with_null_data_imports);
+  tcase_add_test(i, a_cuda_tensor_exports_as_kdlcuda_and_imports_back);
   suite_add_tcase(s, i);
 
   TCase *v = tcase_create("versioned");

@@ -293,6 +293,23 @@ START_TEST(views_are_read_only_for_write_and_copy_but_clone_is_writable) {
 }
 END_TEST
 
+START_TEST(compute_out_forms_refuse_a_read_only_destination) {
+  /* The mapping is PROT_READ: a write that slipped through would crash. */
+  lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){4});
+  LT_ASSERT_OK(lt_safetensors_save(tmp("o.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(tmp("o.st"));
+  lt_tensor *v = lt_safetensors_get(f, "t");
+  LT_ASSERT_OK_PTR(v);
+  LT_ASSERT_STATUS(lt_add_out(v, t, t), LT_ERR_ARG);
+  ck_assert_msg(strstr(lt_last_error(), "read-only") != NULL, "%s", lt_last_error());
+  LT_ASSERT_STATUS(lt_unary_out(v, LT_RELU, t), LT_ERR_ARG);
+  assert_bytes(v, (float[]){0, 1, 2, 3}, 16);
+  lt_release(v);
+  lt_safetensors_close(f);
+  lt_release(t);
+}
+END_TEST
+
 START_TEST(views_outlive_close_and_the_mapping_goes_with_the_last) {
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){1000});
   LT_ASSERT_OK(lt_safetensors_save(tmp("l.st"), 1, (const char *[]){"t"}, &t, NULL));
@@ -547,6 +564,7 @@ static Suite *suite(void) {
   tcase_add_checked_fixture(v, make_scratch, remove_scratch);
   tcase_add_test(v, get_returns_a_zero_copy_view_of_the_mapping);
   tcase_add_test(v, views_are_read_only_for_write_and_copy_but_clone_is_writable);
+  tcase_add_test(v, compute_out_forms_refuse_a_read_only_destination);
   tcase_add_test(v, views_outlive_close_and_the_mapping_goes_with_the_last);
   tcase_add_test(v, a_view_saves_again_to_npy_and_safetensors);
   tcase_add_test(v, get_and_listing_reject_bad_arguments);
