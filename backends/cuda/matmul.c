@@ -16,15 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cublasLt.h declares one function without a prototype. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#include <cublasLt.h>
-#pragma GCC diagnostic pop
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include "copy_plan.h"
+#include "cublas_loader.h"
 #include "cuda_backend.h"
 #include "dtype.h"
 #include "error.h"
@@ -33,32 +28,34 @@
 #define MAX_DEVICES 16
 #define LT_WORKSPACE ((size_t)32 << 20)
 
-/* One cuBLAS and one cuBLASLt handle per device, made on first use; every
- * call that uses them holds `lock` (a handle must not serve two threads
- * at once). */
+/* The loaded libraries, and one cuBLAS and one cuBLASLt handle per
+ * device, made on first use; every call that uses them holds `lock` (a
+ * handle must not serve two threads at once). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static const lt__cublas_api *cb;
 static cublasHandle_t blas[MAX_DEVICES];
 static cublasLtHandle_t blas_lt[MAX_DEVICES];
 
 static lt_status blas_fail(cublasStatus_t st, const char *what) {
-  return lt__fail(LT_ERR_DEVICE, "matmul: %s failed: %s", what, cublasGetStatusName(st));
+  return lt__fail(LT_ERR_DEVICE, "matmul: %s failed: %s", what, cb->status_name(st));
 }
 
 /* Called with lock held and device index current. */
 static lt_status handles_for(int index) {
+  if (!cb && !(cb = lt__cublas())) return LT_ERR_DEVICE;
   if (index < 0 || index >= MAX_DEVICES)
     return lt__fail(LT_ERR_DEVICE, "matmul: cuda:%d is beyond the %d devices this build serves", index, MAX_DEVICES);
   if (!blas[index]) {
-    cublasStatus_t st = cublasCreate(&blas[index]);
+    cublasStatus_t st = cb->create(&blas[index]);
     if (st != CUBLAS_STATUS_SUCCESS) {
       blas[index] = NULL;
       return blas_fail(st, "cublasCreate");
     }
     /* Accumulate in full F32: no reduced-precision split-K reductions. */
-    cublasSetMathMode(blas[index], (cublasMath_t)(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
+    cb->set_math_mode(blas[index], (cublasMath_t)(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
   }
   if (!blas_lt[index]) {
-    cublasStatus_t st = cublasLtCreate(&blas_lt[index]);
+    cublasStatus_t st = cb->lt_create(&blas_lt[index]);
     if (st != CUBLAS_STATUS_SUCCESS) {
       blas_lt[index] = NULL;
       return blas_fail(st, "cublasLtCreate");
@@ -175,10 +172,10 @@ static lt_status gemm_all(int index, const lt__matmul_args *m, const lt__matmul_
     char *pc = c + t * inner * m->m * m->n * (int64_t)ces;
     /* A single product goes to plain GemmEx, the call users compare with. */
     cublasStatus_t st =
-        inner == 1 ? cublasGemmEx_64(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb, cuda_type(b->dtype), b->ld, pa,
+        inner == 1 ? cb->gemm(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb, cuda_type(b->dtype), b->ld, pa,
                                      cuda_type(a->dtype), a->ld, beta, pc, cuda_type(ct), m->n, ctype,
                                      CUBLAS_GEMM_DEFAULT)
-                   : cublasGemmStridedBatchedEx_64(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb,
+                   : cb->gemm_strided_batched(blas[index], opb, opa, m->n, m->m, m->k, alpha, pb,
                                                    cuda_type(b->dtype), b->ld, bs, pa, cuda_type(a->dtype), a->ld, as,
                                                    beta, pc, cuda_type(ct), m->n, m->m * m->n, inner, ctype,
                                                    CUBLAS_GEMM_DEFAULT);
@@ -210,10 +207,10 @@ typedef struct lt_call {
 } lt_call;
 
 static void lt_call_free(lt_call *c) {
-  if (c->pref) cublasLtMatmulPreferenceDestroy(c->pref);
+  if (c->pref) cb->pref_destroy(c->pref);
   for (int i = 0; i < 3; i++)
-    if (c->layout[i]) cublasLtMatrixLayoutDestroy(c->layout[i]);
-  if (c->op) cublasLtMatmulDescDestroy(c->op);
+    if (c->layout[i]) cb->layout_destroy(c->layout[i]);
+  if (c->op) cb->desc_destroy(c->op);
 }
 
 /* Builds the descriptors of d (F32, row-major m x n blocks) = a b and asks
@@ -225,22 +222,22 @@ static bool lt_plan(cublasLtHandle_t h, const lt__matmul_args *m, const float *d
   int64_t strides[3] = {m->batch_ndim == 1 ? m->b.batch_strides[0] : 0,
                         m->batch_ndim == 1 ? m->a.batch_strides[0] : 0, m->m * m->n};
   cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-  bool ok = cublasLtMatmulDescCreate(&c->op, CUBLAS_COMPUTE_32F, CUDA_R_32F) == CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatmulDescSetAttribute(c->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) == CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatmulDescSetAttribute(c->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) == CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatrixLayoutCreate(&c->layout[0], cuda_type(m->b.dtype), (uint64_t)m->k, (uint64_t)m->n, m->b.ld) ==
+  bool ok = cb->desc_create(&c->op, CUBLAS_COMPUTE_32F, CUDA_R_32F) == CUBLAS_STATUS_SUCCESS &&
+            cb->desc_set(c->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) == CUBLAS_STATUS_SUCCESS &&
+            cb->desc_set(c->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) == CUBLAS_STATUS_SUCCESS &&
+            cb->layout_create(&c->layout[0], cuda_type(m->b.dtype), (uint64_t)m->k, (uint64_t)m->n, m->b.ld) ==
                 CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatrixLayoutCreate(&c->layout[1], cuda_type(m->a.dtype), (uint64_t)m->k, (uint64_t)m->m, m->a.ld) ==
+            cb->layout_create(&c->layout[1], cuda_type(m->a.dtype), (uint64_t)m->k, (uint64_t)m->m, m->a.ld) ==
                 CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatrixLayoutCreate(&c->layout[2], CUDA_R_32F, (uint64_t)m->n, (uint64_t)m->m, m->n) ==
+            cb->layout_create(&c->layout[2], CUDA_R_32F, (uint64_t)m->n, (uint64_t)m->m, m->n) ==
                 CUBLAS_STATUS_SUCCESS &&
-            cublasLtMatmulPreferenceCreate(&c->pref) == CUBLAS_STATUS_SUCCESS;
+            cb->pref_create(&c->pref) == CUBLAS_STATUS_SUCCESS;
   for (int i = 0; i < 3 && ok && count > 1; i++) {
     int32_t n32 = (int32_t)count;
     ok = count <= INT32_MAX &&
-         cublasLtMatrixLayoutSetAttribute(c->layout[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n32, sizeof n32) ==
+         cb->layout_set(c->layout[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n32, sizeof n32) ==
              CUBLAS_STATUS_SUCCESS &&
-         cublasLtMatrixLayoutSetAttribute(c->layout[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides[i],
+         cb->layout_set(c->layout[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides[i],
                                           sizeof strides[i]) == CUBLAS_STATUS_SUCCESS;
   }
   size_t ws = LT_WORKSPACE;
@@ -248,12 +245,12 @@ static bool lt_plan(cublasLtHandle_t h, const lt__matmul_args *m, const float *d
   cublasLtMatmulPreferenceAttributes_t which[4] = {
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
-  ok = ok && cublasLtMatmulPreferenceSetAttribute(c->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws) ==
+  ok = ok && cb->pref_set(c->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws) ==
                  CUBLAS_STATUS_SUCCESS;
   for (int i = 0; i < 4 && ok; i++)
-    ok = cublasLtMatmulPreferenceSetAttribute(c->pref, which[i], &align[i], sizeof align[i]) == CUBLAS_STATUS_SUCCESS;
+    ok = cb->pref_set(c->pref, which[i], &align[i], sizeof align[i]) == CUBLAS_STATUS_SUCCESS;
   int found = 0;
-  ok = ok && cublasLtMatmulAlgoGetHeuristic(h, c->op, c->layout[0], c->layout[1], c->layout[2], c->layout[2],
+  ok = ok && cb->heuristic(h, c->op, c->layout[0], c->layout[1], c->layout[2], c->layout[2],
                                             c->pref, 1, algo, &found) == CUBLAS_STATUS_SUCCESS;
   return ok && found > 0 && algo->state == CUBLAS_STATUS_SUCCESS;
 }
@@ -278,11 +275,13 @@ static lt_status fp8_gemm(int index, const lt__matmul_args *m, float *d, scratch
     return LT_ERR_NOMEM;
   }
   const float one = 1.0f, zero = 0.0f;
-  cublasStatus_t st = cublasLtMatmul(blas_lt[index], c.op, &one, m->b.ptr, c.layout[0], m->a.ptr, c.layout[1], &zero, d,
+  cublasStatus_t st = cb->matmul(blas_lt[index], c.op, &one, m->b.ptr, c.layout[0], m->a.ptr, c.layout[1], &zero, d,
                                      c.layout[2], d, c.layout[2], &algo.algo, ws, LT_WORKSPACE, 0);
   lt_call_free(&c);
-  if (st != CUBLAS_STATUS_SUCCESS) return blas_fail(st, "cublasLtMatmul");
-  *done = true;
+  /* A refusal (an alignment or size rule the heuristic did not check)
+   * leaves the product to the conversion path. */
+  *done = st == CUBLAS_STATUS_SUCCESS;
+  if (!*done) (void)cudaGetLastError();
   return LT_OK;
 }
 

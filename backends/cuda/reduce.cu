@@ -27,9 +27,11 @@ namespace {
 
 enum fold_op { F_SUM, F_MEAN, F_MAX, F_MIN, F_ARGMAX, F_PROD };
 
-/* Elements a thread folds before the tree, at most (sets the parts). */
+/* Elements a thread folds before the tree (sets the parts per output),
+ * and the most units a call splits into: enough blocks to fill a GPU
+ * several times over, and at most 2 MiB of partial folds. */
 constexpr long long PER_THREAD = 64;
-constexpr long long MAX_PARTS = 4096;
+constexpr long long MAX_UNITS = 65536;
 
 struct fold_geom {
   int n_keep, n_red;
@@ -197,9 +199,12 @@ lt_status run_fold(const fold_geom &g, fold_params p, const char *op) {
   long long outs = 1;
   for (int d = 0; d < g.n_keep; d++) outs *= g.shape[d];
   if (outs == 0) return LT_OK;
+  /* Outputs split only while there are few of them: many outputs fill
+   * the GPU by themselves. */
+  long long most = MAX_UNITS / outs;
   p.parts = (p.count + LT__CUDA_THREADS * PER_THREAD - 1) / (LT__CUDA_THREADS * PER_THREAD);
+  if (p.parts > most) p.parts = most;
   if (p.parts < 1) p.parts = 1;
-  if (p.parts > MAX_PARTS) p.parts = MAX_PARTS;
   int index;
   cudaGetDevice(&index);
   fold *partials = NULL;
