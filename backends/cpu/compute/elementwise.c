@@ -49,7 +49,7 @@ static void do_row(const plan *p, const lt__run *ops, int64_t n) {
     void *y = o[0].dt == ct && o[0].stride == 1 && !p->stream ? (void *)o[0].p : out;
     lt__ew_apply(a->op, ct, y, x[0], scalar[0], x[1], scalar[1], k);
     if (a->result != ct && a->result != o[0].dt) { /* into the result's dtype first (a wrap or a rounding), then dst's */
-      _Alignas(64) char r[CHUNK * 8];
+      char *r = in[0]; /* the inputs are consumed: reuse their buffer */
       lt__run stage = lt__run_make(r, 1, a->result, ct, true);
       lt__run_store(&stage, ct, y, k, false);
       stage = lt__run_make(r, 1, a->result, ct, false);
