@@ -65,7 +65,8 @@ else
 fi
 
 echo
-echo "cuda-check summary ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)):"
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+echo "cuda-check summary (${gpu:-nvidia-smi found no GPU}):"
 for line in "${summary[@]}"; do echo "  $line"; done
 [ "$failed" -eq 0 ] && echo "cuda-check: all passed" || echo "cuda-check: FAILED"
 exit "$failed"
