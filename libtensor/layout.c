@@ -344,6 +344,18 @@ int lt__coalesce(int ndim, int64_t *shape, int n, int64_t *const *strides) {
   return m;
 }
 
+int lt__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *ndim, int64_t *out) {
+  int n = na > nb ? na : nb;
+  *ndim = n;
+  for (int d = 0; d < n; d++) {
+    int da = d - (n - na), db = d - (n - nb);
+    int64_t x = da >= 0 ? a[da] : 1, y = db >= 0 ? b[db] : 1;
+    if (x != y && x != 1 && y != 1) return d;
+    out[d] = x == 1 ? y : x;
+  }
+  return -1;
+}
+
 bool lt__broadcast_strides(const lt__layout *in, int ndim, const int64_t *shape, int64_t *strides) {
   if (in->ndim > ndim) return false;
   int lead = ndim - in->ndim;

@@ -98,6 +98,12 @@ int lt__coalesce(int ndim, int64_t *shape, int n, int64_t *const *strides);
  * not broadcastable (in->ndim > ndim, or a size neither equal nor 1). */
 bool lt__broadcast_strides(const lt__layout *in, int ndim, const int64_t *shape, int64_t *strides);
 
+/* NumPy's broadcast of two shapes, aligned from the right: ndim is the
+ * larger count and each dim the one that is not 1. Returns -1 on success,
+ * else the first dim (of the result, counted from its front) where the
+ * two sizes differ and neither is 1; out then holds nothing useful. */
+int lt__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *ndim, int64_t *out);
+
 /* Wraps a possibly negative dim against n = max(ndim, 1) (PyTorch's scalar
  * rule); false when out of range. */
 bool lt__wrap_dim(int dim, int ndim, int *out);

@@ -1219,6 +1219,21 @@ START_TEST(broadcast_fails_to_fewer_dims) {
 }
 END_TEST
 
+START_TEST(broadcast_shapes_align_from_the_right_and_name_the_first_mismatch) {
+  int n = -1;
+  int64_t out[LT_MAX_DIMS];
+  ck_assert_int_eq(lt__broadcast_shapes(3, I64(2, 1, 4), 2, I64(3, 1), &n, out), -1);
+  ck_assert_int_eq(n, 3);
+  ck_assert(out[0] == 2 && out[1] == 3 && out[2] == 4);
+  ck_assert_int_eq(lt__broadcast_shapes(0, NULL, 2, I64(0, 5), &n, out), -1);
+  ck_assert(n == 2 && out[0] == 0 && out[1] == 5);
+  ck_assert_int_eq(lt__broadcast_shapes(1, I64(1), 1, I64(0), &n, out), -1);
+  ck_assert_int_eq(out[0], 0); /* 1 broadcasts to 0 */
+  ck_assert_int_eq(lt__broadcast_shapes(3, I64(2, 3, 4), 2, I64(5, 4), &n, out), 1);
+  ck_assert_int_eq(lt__broadcast_shapes(2, I64(2, 3), 2, I64(3, 3), &n, out), 0);
+}
+END_TEST
+
 START_TEST(wrap_dim_accepts_minus_n_to_n_minus_1) {
   int d = -9;
   ck_assert(lt__wrap_dim(0, 3, &d));
@@ -1838,6 +1853,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, broadcast_size_1_to_0_is_allowed);
   tcase_add_test(tc, broadcast_fails_on_unequal_non_1_sizes);
   tcase_add_test(tc, broadcast_fails_to_fewer_dims);
+  tcase_add_test(tc, broadcast_shapes_align_from_the_right_and_name_the_first_mismatch);
   tcase_add_test(tc, wrap_dim_accepts_minus_n_to_n_minus_1);
   tcase_add_test(tc, wrap_dim_rejects_out_of_range);
   tcase_add_test(tc, wrap_dim_of_a_0dim_layout_accepts_0_and_minus_1);

@@ -40,28 +40,20 @@ static bool check_inputs(const inputs *in, const char *op) {
 
 /* NumPy's broadcast of the tensor inputs' shapes into ndim/shape. */
 static bool broadcast_shape(const inputs *in, const char *op, int *ndim, int64_t *shape) {
-  int nt = in->scalar ? 1 : in->n;
-  int n = 0;
-  for (int i = 0; i < nt; i++)
-    if (in->t[i]->layout.ndim > n) n = in->t[i]->layout.ndim;
-  for (int d = 0; d < n; d++) shape[d] = 1;
-  for (int i = 0; i < nt; i++) {
-    const lt__layout *l = &in->t[i]->layout;
-    for (int d = 0; d < l->ndim; d++) {
-      int64_t *s = &shape[n - l->ndim + d], v = l->shape[d];
-      if (*s == 1) {
-        *s = v;
-      } else if (v != 1 && v != *s) {
-        char a[LT__TENSOR_BUF], b[LT__TENSOR_BUF];
-        lt__fail(LT_ERR_SHAPE, "%s: shapes do not broadcast: %s and %s differ at dim %d (%lld vs %lld) and "
-                 "neither is 1", op, lt__fmt_tensor(a, sizeof a, in->t[0]), lt__fmt_tensor(b, sizeof b, in->t[1]),
-                 d - l->ndim, (long long)*s, (long long)v);
-        return false;
-      }
-    }
+  const lt__layout *a = &in->t[0]->layout;
+  if (in->n == 1 || in->scalar) {
+    *ndim = a->ndim;
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    return true;
   }
-  *ndim = n;
-  return true;
+  const lt__layout *b = &in->t[1]->layout;
+  int d = lt__broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, ndim, shape);
+  if (d < 0) return true;
+  char x[LT__TENSOR_BUF], y[LT__TENSOR_BUF];
+  lt__fail(LT_ERR_SHAPE, "%s: shapes do not broadcast: %s and %s differ at dim %d (%lld vs %lld) and neither is 1",
+           op, lt__fmt_tensor(x, sizeof x, in->t[0]), lt__fmt_tensor(y, sizeof y, in->t[1]), d - *ndim,
+           (long long)a->shape[d - (*ndim - a->ndim)], (long long)b->shape[d - (*ndim - b->ndim)]);
+  return false;
 }
 
 /* The dtype an op's result has (PyTorch's rules); LT_NUM_DTYPES (error

@@ -27,19 +27,12 @@ typedef struct mm_shape {
 /* Broadcasts the batch dims (all but the last two) of both operands. */
 static lt_status batch_shapes(const char *op, int an, const int64_t *as, int bn, const int64_t *bs, mm_shape *s) {
   int na = an > 2 ? an - 2 : 0, nb = bn > 2 ? bn - 2 : 0;
-  s->batch_ndim = na > nb ? na : nb;
-  for (int i = 0; i < s->batch_ndim; i++) {
-    int da = i - (s->batch_ndim - na), db = i - (s->batch_ndim - nb);
-    int64_t x = da >= 0 ? as[da] : 1, y = db >= 0 ? bs[db] : 1;
-    if (x != y && x != 1 && y != 1) {
-      char a[LT__DIMS_BUF], b[LT__DIMS_BUF];
-      return lt__fail(LT_ERR_SHAPE, "%s: batch dims %s of a and %s of b do not broadcast (%lld against %lld)", op,
-                      lt__fmt_dims(a, sizeof a, na, as), lt__fmt_dims(b, sizeof b, nb, bs), (long long)x,
-                      (long long)y);
-    }
-    s->batch[i] = x == 1 ? y : x;
-  }
-  return LT_OK;
+  int d = lt__broadcast_shapes(na, as, nb, bs, &s->batch_ndim, s->batch);
+  if (d < 0) return LT_OK;
+  char a[LT__DIMS_BUF], b[LT__DIMS_BUF];
+  return lt__fail(LT_ERR_SHAPE, "%s: batch dims %s of a and %s of b do not broadcast (%lld against %lld)", op,
+                  lt__fmt_dims(a, sizeof a, na, as), lt__fmt_dims(b, sizeof b, nb, bs),
+                  (long long)as[d - (s->batch_ndim - na)], (long long)bs[d - (s->batch_ndim - nb)]);
 }
 
 /* The product's 2*batch*m*n*k, or false on int64 overflow. */
