@@ -4,7 +4,6 @@
  * F64), accumulating over k in F32/F64 and rounding once into c. BLAS
  * calls run on the calling thread: OpenBLAS threads them itself, and the
  * library's pool would only oversubscribe the cores. */
-#include <assert.h>
 #include <cblas.h>
 
 #include "alloc.h"
@@ -32,7 +31,6 @@ typedef struct converter {
 static converter converter_for(lt_dtype src, lt_dtype compute) {
   converter c = {src, compute, NULL};
   if (src != LT_F32 && src != LT_F64) c.to_f32 = lt__cast_best(LT_F32, src, LT_CAST_DEFAULT);
-  assert(c.to_f32 || src == LT_F32 || src == LT_F64);
   return c;
 }
 
@@ -154,7 +152,6 @@ static bool plan_make(plan *p, const lt__matmul_args *x) {
   p->cb = converter_for(x->b.dtype, p->compute);
   p->convert_c = x->c_dtype != p->compute;
   if (p->convert_c) p->encode_c = lt__cast_best(x->c_dtype, LT_F32, LT_CAST_DEFAULT);
-  assert(!p->convert_c || p->encode_c);
   bool direct = x->a.dtype == p->compute && x->b.dtype == p->compute && !p->convert_c;
   int64_t edge = direct ? BLAS_MAX_DIM : TILE;
   p->tm = min64(edge, x->m);
