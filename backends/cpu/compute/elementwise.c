@@ -30,11 +30,48 @@ typedef struct plan {
 
 /* ---- one row ---- */
 
+/* Streamed output in pieces of this many elements: reads and streaming
+ * writes interleave best (an add at 256 MiB: 18.7 GB/s at 256, 16.5 at
+ * 1024, same run). */
+enum { STREAM_PIECE = 256 };
+
+/* The common case: every operand already of the compute type, inputs
+ * dense or broadcast, dst dense; no conversion, no staging of inputs. */
+static bool plain_row(const plan *p, const lt__run *o) {
+  const lt__ew_args *a = p->a;
+  if (o[0].dt != a->compute || o[0].stride != 1 || a->result != a->compute) return false;
+  for (int j = 1; j <= a->ninputs; j++)
+    if (o[j].dt != a->compute || (o[j].stride != 1 && o[j].stride != 0)) return false;
+  return true;
+}
+
+static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
+  const lt__ew_args *a = p->a;
+  int64_t es = (int64_t)o[0].es;
+  bool s0 = o[1].stride == 0, s1 = a->ninputs == 2 && o[2].stride == 0;
+  const char *x0 = o[1].p, *x1 = a->ninputs == 2 ? o[2].p : NULL;
+  char *y = (char *)o[0].p;
+  if (!p->stream) {
+    lt__ew_apply(a->op, a->compute, y, x0, s0, x1, s1, n);
+    return;
+  }
+  _Alignas(64) char out[STREAM_PIECE * 8];
+  for (int64_t i = 0; i < n; i += STREAM_PIECE) {
+    int64_t k = n - i < STREAM_PIECE ? n - i : STREAM_PIECE;
+    lt__ew_apply(a->op, a->compute, out, s0 ? x0 : x0 + i * es, s0, s1 || !x1 ? x1 : x1 + i * es, s1, k);
+    lt__stream_copy(y + i * es, out, (size_t)(k * es));
+  }
+}
+
 /* Applies the op to n elements of the lt__runs (each at its start and
  * stride), CHUNK at a time. */
 static void do_row(const plan *p, const lt__run *ops, int64_t n) {
   const lt__ew_args *a = p->a;
   lt_dtype ct = a->compute;
+  if (plain_row(p, ops)) {
+    do_plain_row(p, ops, n);
+    return;
+  }
   _Alignas(64) char in[2][CHUNK * 8], out[CHUNK * 8];
   lt__run o[3];
   memcpy(o, ops, sizeof o);
