@@ -309,6 +309,30 @@ START_TEST(unary_ops_match_the_reference_on_random_layouts) {
 }
 END_TEST
 
+START_TEST(outputs_over_8_mib_are_streamed_and_still_exact) {
+  /* Past 8 MiB the kernel writes with streaming stores, in pieces; rows
+   * of odd length leave partial pieces and unaligned row starts. */
+  int64_t m = 1501, n = 1499;
+  lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){m, n}), *row = lt_test_arange_f32(2, (int64_t[]){1, n});
+  lt_tensor *s = lt_add(a, row), *h = lt_empty(LT_F16, 2, (int64_t[]){m, n}, LT_HOST);
+  LT_ASSERT_OK_PTR(s);
+  LT_ASSERT_OK(lt_mul_out(h, a, row)); /* converted on the way out */
+  const float *sv = lt_data(s);
+  lt_tensor *hf = lt_cast(h, LT_F32, LT_CAST_DEFAULT);
+  const float *hv = lt_data(hf);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      float want = (float)(i * n + j) + (float)j;
+      if (sv[i * n + j] != want) ck_abort_msg("add [%lld,%lld]: %g, want %g", (long long)i, (long long)j, sv[i * n + j], want);
+      float prod = (float)(i * n + j) * (float)j;
+      if (!(hv[i * n + j] == prod || (prod > 65504 && isinf(hv[i * n + j])) ||
+            fabsf(hv[i * n + j] - prod) <= prod * 0x1p-11f))
+        ck_abort_msg("mul into f16 [%lld,%lld]: %g, want %g", (long long)i, (long long)j, hv[i * n + j], prod);
+    }
+  lt_release(a), lt_release(row), lt_release(s), lt_release(h), lt_release(hf);
+}
+END_TEST
+
 /* ---- exact cases ----------------------------------------------------------- */
 
 START_TEST(promotion_follows_pytorch_and_the_narrowest_exact_float) {
@@ -604,6 +628,7 @@ Suite *elementwise_suite(void) {
   tcase_add_loop_test(r, binary_ops_match_the_reference_on_random_dtypes_shapes_and_layouts, 0, 12);
   tcase_add_test(r, f32_ops_on_transposed_inputs_larger_than_a_tile_match_the_reference);
   tcase_add_test(r, narrow_inputs_transposed_go_through_tiles_of_their_own_element_size);
+  tcase_add_test(r, outputs_over_8_mib_are_streamed_and_still_exact);
   tcase_add_loop_test(r, unary_ops_match_the_reference_on_random_layouts, 0, 11);
   suite_add_tcase(s, r);
   TCase *e = tcase_create("exact");
