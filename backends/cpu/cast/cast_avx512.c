@@ -83,25 +83,29 @@ static inline __m512i line_of(__m256i lo, __m256i hi) {
   return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-static inline __attribute__((always_inline)) void f16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
+/* F32 to a 16-bit format (table index fmt) with lanes() for each 16
+ * floats: whole 64-byte lines, then one half line, then the scalar tail.
+ * Inlined with lanes constant, so each format gets its own loop. */
+typedef __m256i (*lanes16_fn)(__m512i bits, lt_cast_mode mode);
+static inline __attribute__((always_inline)) void encode16(void *dst, const void *src, int64_t n, lt_cast_mode mode,
+                                                           int fmt, lanes16_fn lanes) {
   const float *s = src;
   char *d = dst;
   writer w = plan_writes(dst, 2, n, 64);
-  tail(lt__cast_scalar_table.encode[0][mode], dst, 2, src, 4, 0, w.head);
+  tail(lt__cast_scalar_table.encode[fmt][mode], dst, 2, src, 4, 0, w.head);
   int64_t i = w.head;
   for (; i + 2 * V <= n; i += 2 * V) {
     read_ahead(src, i, 4);
     read_ahead(src, i + V, 4);
-    put512(d + 2 * i, line_of(f16_lanes(load16(s + i), mode), f16_lanes(load16(s + i + V), mode)), w.stream);
+    put512(d + 2 * i, line_of(lanes(load16(s + i), mode), lanes(load16(s + i + V), mode)), w.stream);
   }
-  for (; i + V <= n; i += V) put256(d + 2 * i, f16_lanes(load16(s + i), mode), w.stream);
+  for (; i + V <= n; i += V) put256(d + 2 * i, lanes(load16(s + i), mode), w.stream);
   if (w.stream) _mm_sfence();
-  tail(lt__cast_scalar_table.encode[0][mode], dst, 2, src, 4, i, n);
+  tail(lt__cast_scalar_table.encode[fmt][mode], dst, 2, src, 4, i, n);
 }
 
-static void to_f16(void *d, const void *s, int64_t n) { f16_encode(d, s, n, LT_CAST_DEFAULT); }
-static void to_f16_sat(void *d, const void *s, int64_t n) { f16_encode(d, s, n, LT_CAST_SATURATE); }
-
+static void to_f16(void *d, const void *s, int64_t n) { encode16(d, s, n, LT_CAST_DEFAULT, 0, f16_lanes); }
+static void to_f16_sat(void *d, const void *s, int64_t n) { encode16(d, s, n, LT_CAST_SATURATE, 0, f16_lanes); }
 static void from_f16(void *dst, const void *src, int64_t n) {
   const char *s = src;
   float *d = dst;
@@ -129,24 +133,8 @@ static inline __attribute__((always_inline)) __m256i bf16_lanes(__m512i b, lt_ca
   return _mm512_cvtepi32_epi16(_mm512_or_si512(mag, _mm512_and_si512(_mm512_srli_epi32(b, 16), splat(0x8000))));
 }
 
-static inline __attribute__((always_inline)) void bf16_encode(void *dst, const void *src, int64_t n, lt_cast_mode mode) {
-  const float *s = src;
-  char *d = dst;
-  writer w = plan_writes(dst, 2, n, 64);
-  tail(lt__cast_scalar_table.encode[1][mode], dst, 2, src, 4, 0, w.head);
-  int64_t i = w.head;
-  for (; i + 2 * V <= n; i += 2 * V) {
-    read_ahead(src, i, 4);
-    read_ahead(src, i + V, 4);
-    put512(d + 2 * i, line_of(bf16_lanes(load16(s + i), mode), bf16_lanes(load16(s + i + V), mode)), w.stream);
-  }
-  for (; i + V <= n; i += V) put256(d + 2 * i, bf16_lanes(load16(s + i), mode), w.stream);
-  if (w.stream) _mm_sfence();
-  tail(lt__cast_scalar_table.encode[1][mode], dst, 2, src, 4, i, n);
-}
-
-static void to_bf16(void *d, const void *s, int64_t n) { bf16_encode(d, s, n, LT_CAST_DEFAULT); }
-static void to_bf16_sat(void *d, const void *s, int64_t n) { bf16_encode(d, s, n, LT_CAST_SATURATE); }
+static void to_bf16(void *d, const void *s, int64_t n) { encode16(d, s, n, LT_CAST_DEFAULT, 1, bf16_lanes); }
+static void to_bf16_sat(void *d, const void *s, int64_t n) { encode16(d, s, n, LT_CAST_SATURATE, 1, bf16_lanes); }
 
 static void from_bf16(void *dst, const void *src, int64_t n) {
   const char *s = src;
