@@ -1,9 +1,11 @@
 """libtensor through ctypes, shared by the peer suites: the enums, the
-public structs, and open_library(), which loads the shared library named
-on the command line and declares the functions the suites call."""
+public structs, open_library(), which loads the shared library named
+on the command line and declares the functions the suites call, and the
+TAP runner the suites print their results with."""
 
 import ctypes
 import sys
+import traceback
 
 LT_F32, LT_F16, LT_BF16, LT_F8_E4M3, LT_F8_E5M2, LT_F64, LT_I32, LT_I64, LT_U8, LT_BOOL = range(10)
 LT_SUM, LT_MEAN, LT_MAX, LT_MIN, LT_PROD = range(5)
@@ -125,3 +127,45 @@ def open_interop_library(script):
         f.restype, f.argtypes = restype, argtypes
         funcs[name] = f
     return funcs
+
+
+def leak_test(bytes_in_use):
+    """A test, to append last, that passes when bytes_in_use() is back at
+    the value it has now: every tensor the suite made was released."""
+    start = bytes_in_use()
+
+    def body(diags, notes):
+        now = bytes_in_use()
+        if now != start:
+            diags.append("bytes_in_use %d at start, %d after every tensor was released" % (start, now))
+            return False
+        return True
+    return ("every tensor released: bytes_in_use back to its start value", body)
+
+
+def run_tap(tests):
+    """Runs tests, a list of (description, body(diags, notes) -> bool), and
+    prints TAP: diags under a failure, notes always. Returns the exit status."""
+    def clean(text):
+        return text.replace("\n", "\\n").replace("\t", "\\t")
+    print("1..%d" % len(tests))
+    sys.stdout.flush()
+    failed = 0
+    for k, (desc, body) in enumerate(tests, 1):
+        diags, notes = [], []
+        try:
+            ok = body(diags, notes)
+        except Exception:
+            ok = False
+            diags += traceback.format_exc().splitlines()
+        print("%s %d - %s" % ("ok" if ok else "not ok", k, clean(desc.replace("#", "\\#"))))
+        for d in notes:
+            print("# note: " + clean(d))
+        if not ok:
+            failed += 1
+            for d in diags[:30]:
+                print("# " + clean(d))
+        sys.stdout.flush()
+    if failed:
+        print("# %d of %d failed" % (failed, len(tests)))
+    return 1 if failed else 0

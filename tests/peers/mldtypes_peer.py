@@ -41,7 +41,6 @@ Prints TAP. Skips visibly (1..0 # SKIP) when numpy or ml_dtypes is missing.
 """
 import ctypes
 import sys
-import traceback
 import warnings
 
 try:
@@ -592,38 +591,8 @@ def main():
                       "(lt_cast, lt_copy) equals the contiguous cast" % f.name, strided_test(f)))
     tests.append(("lt_to equals lt_cast(LT_CAST_DEFAULT)", lt_to_is_default))
 
-    start = lt_stats_get(LT_HOST).bytes_in_use
-
-    def no_leak(diags, notes):
-        now = lt_stats_get(LT_HOST).bytes_in_use
-        if now != start:
-            diags.append("bytes_in_use %d at start, %d after every tensor was released" % (start, now))
-            return False
-        return True
-    tests.append(("every tensor released: bytes_in_use back to its start value", no_leak))
-
-    print("1..%d" % len(tests))
-    sys.stdout.flush()
-    failed = 0
-    for k, (desc, body) in enumerate(tests, 1):
-        diags, notes = [], []
-        try:
-            ok = body(diags, notes)
-        except Exception:
-            ok = False
-            diags += traceback.format_exc().splitlines()
-        desc = desc.replace("#", "\\#").replace("\n", "\\n").replace("\t", "\\t")
-        print("%s %d - %s" % ("ok" if ok else "not ok", k, desc))
-        for d in notes:
-            print("# note: " + d.replace("\n", "\\n").replace("\t", "\\t"))
-        if not ok:
-            failed += 1
-            for d in diags[:30]:
-                print("# " + d.replace("\n", "\\n").replace("\t", "\\t"))
-        sys.stdout.flush()
-    if failed:
-        print("# %d of %d failed" % (failed, len(tests)))
-    return 1 if failed else 0
+    tests.append(ltlib.leak_test(lambda: lt_stats_get(LT_HOST).bytes_in_use))
+    return ltlib.run_tap(tests)
 
 
 if __name__ == "__main__":

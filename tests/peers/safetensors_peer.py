@@ -30,7 +30,6 @@ import os
 import shutil
 import sys
 import tempfile
-import traceback
 
 try:
     import numpy as np
@@ -368,40 +367,11 @@ def main():
          numpy_save_file_reads(tmp)),
         ("random files round-trip both ways (fixed seed)", random_round_trips(tmp)),
     ]
-    start = lt_stats_get(LT_HOST).bytes_in_use
-
-    def no_leak(diags, notes):
-        now = lt_stats_get(LT_HOST).bytes_in_use
-        if now != start:
-            diags.append("bytes_in_use %d at start, %d after every tensor was released" % (start, now))
-            return False
-        return True
-    tests.append(("every tensor released: bytes_in_use back to its start value", no_leak))
-
-    print("1..%d" % len(tests))
-    sys.stdout.flush()
-    failed = 0
+    tests.append(ltlib.leak_test(lambda: lt_stats_get(LT_HOST).bytes_in_use))
     try:
-        for k, (desc, body) in enumerate(tests, 1):
-            diags, notes = [], []
-            try:
-                ok = body(diags, notes)
-            except Exception:
-                ok = False
-                diags += traceback.format_exc().splitlines()
-            print("%s %d - %s" % ("ok" if ok else "not ok", k, desc.replace("#", "\\#")))
-            for d in notes:
-                print("# note: " + d)
-            if not ok:
-                failed += 1
-                for d in diags[:30]:
-                    print("# " + d.replace("\n", "\\n"))
-            sys.stdout.flush()
+        return ltlib.run_tap(tests)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failed:
-        print("# %d of %d failed" % (failed, len(tests)))
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":
