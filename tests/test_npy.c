@@ -4,7 +4,6 @@
  * exact values, format versions, byte orders, Fortran order, and each
  * kind of malformed file failing with its status and a message. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,42 +12,15 @@
 #include <unistd.h>
 
 #include "support/check_helpers.h"
+#include "support/scratch.h"
 
-/* ---- a scratch directory per test ------------------------------------------------ */
+/* ---- files ------------------------------------------------------------------------ */
 
-static char scratch[64];
-
-static void make_scratch(void) {
-  snprintf(scratch, sizeof scratch, "/tmp/lt_npy_XXXXXX");
-  ck_assert_msg(mkdtemp(scratch) != NULL, "mkdtemp failed");
-}
-
-static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st, (void)flag, (void)ftw;
-  return remove(p);
-}
-
-static void remove_scratch(void) { nftw(scratch, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
-
-static const char *tmp(const char *name) {
-  static char path[128];
-  snprintf(path, sizeof path, "%s/%s", scratch, name);
-  return path;
-}
-
+/* A file of the fixture corpus. */
 static const char *seed(const char *name) {
   static char path[4096];
   snprintf(path, sizeof path, "%s/tests/fuzz/corpus_npy/%s", LT_SOURCE_ROOT, name);
   return path;
-}
-
-/* The whole file at path (at most cap bytes); returns its size. */
-static size_t slurp(const char *path, unsigned char *buf, size_t cap) {
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  size_t n = fread(buf, 1, cap, f);
-  fclose(f);
-  return n;
 }
 
 static void spit(const char *path, const void *buf, size_t n) {
@@ -86,8 +58,8 @@ static void assert_bytes(const lt_tensor *t, const void *want, size_t n) {
 /* Saves t, loads it back, and checks dtype, shape, row-major strides and
  * every byte against lt_read of t. */
 static void assert_round_trip(const lt_tensor *t, const char *name) {
-  LT_ASSERT_OK(lt_save_npy(tmp(name), t));
-  lt_tensor *u = lt_load_npy(tmp(name));
+  LT_ASSERT_OK(lt_save_npy(scratch_path(name), t));
+  lt_tensor *u = lt_load_npy(scratch_path(name));
   LT_ASSERT_OK_PTR(u);
   ck_assert_int_eq(lt_dtype_of(u), lt_dtype_of(t));
   int64_t strides[LT_MAX_DIMS];
@@ -113,9 +85,9 @@ static void assert_load_fails(const char *path, lt_status st) {
 
 START_TEST(save_writes_numpys_format_1_0_header_padded_to_a_multiple_of_64_bytes) {
   lt_tensor *t = lt_test_arange_f32(2, (int64_t[]){2, 3});
-  LT_ASSERT_OK(lt_save_npy(tmp("a.npy"), t));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("a.npy"), t));
   unsigned char buf[256];
-  size_t n = slurp(tmp("a.npy"), buf, sizeof buf);
+  size_t n = slurp(scratch_path("a.npy"), buf, sizeof buf);
   ck_assert_uint_eq(n, 128 + 24);
   ck_assert(memcmp(buf, "\x93NUMPY\x01\x00", 8) == 0);
   ck_assert_uint_eq(buf[8] | buf[9] << 8, 128 - 10);
@@ -131,12 +103,12 @@ END_TEST
 
 START_TEST(save_spells_one_dim_and_zero_dim_shapes_as_python_tuples) {
   lt_tensor *v = lt_zeros(LT_I64, 1, (int64_t[]){5}, LT_HOST), *s = lt_zeros(LT_U8, 0, NULL, LT_HOST);
-  LT_ASSERT_OK(lt_save_npy(tmp("v.npy"), v));
-  LT_ASSERT_OK(lt_save_npy(tmp("s.npy"), s));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("v.npy"), v));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("s.npy"), s));
   unsigned char buf[256];
-  slurp(tmp("v.npy"), buf, sizeof buf);
+  slurp(scratch_path("v.npy"), buf, sizeof buf);
   ck_assert(memcmp(buf + 10, "{'descr': '<i8', 'fortran_order': False, 'shape': (5,), }", 57) == 0);
-  size_t n = slurp(tmp("s.npy"), buf, sizeof buf);
+  size_t n = slurp(scratch_path("s.npy"), buf, sizeof buf);
   ck_assert(memcmp(buf + 10, "{'descr': '|u1', 'fortran_order': False, 'shape': (), }", 55) == 0);
   ck_assert_uint_eq(n, 128 + 1);
   lt_release(v);
@@ -148,9 +120,9 @@ START_TEST(save_refuses_bf16_and_float8_which_numpy_cannot_name) {
   lt_dtype no_descr[] = {LT_BF16, LT_F8_E4M3, LT_F8_E5M2};
   for (int i = 0; i < 3; i++) {
     lt_tensor *t = lt_zeros(no_descr[i], 1, (int64_t[]){2}, LT_HOST);
-    LT_ASSERT_STATUS(lt_save_npy(tmp("x.npy"), t), LT_ERR_DTYPE);
+    LT_ASSERT_STATUS(lt_save_npy(scratch_path("x.npy"), t), LT_ERR_DTYPE);
     ck_assert_msg(strstr(lt_last_error(), lt_dtype_name(no_descr[i])) != NULL, "%s", lt_last_error());
-    ck_assert_int_ne(access(tmp("x.npy"), F_OK), 0);
+    ck_assert_int_ne(access(scratch_path("x.npy"), F_OK), 0);
     lt_release(t);
   }
 }
@@ -159,8 +131,8 @@ END_TEST
 START_TEST(save_rejects_null_arguments_and_unwritable_paths) {
   lt_tensor *t = lt_zeros(LT_F32, 1, (int64_t[]){2}, LT_HOST);
   LT_ASSERT_STATUS(lt_save_npy(NULL, t), LT_ERR_ARG);
-  LT_ASSERT_STATUS(lt_save_npy(tmp("x.npy"), NULL), LT_ERR_ARG);
-  LT_ASSERT_STATUS(lt_save_npy(tmp("no/such/dir/x.npy"), t), LT_ERR_IO);
+  LT_ASSERT_STATUS(lt_save_npy(scratch_path("x.npy"), NULL), LT_ERR_ARG);
+  LT_ASSERT_STATUS(lt_save_npy(scratch_path("no/such/dir/x.npy"), t), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "no/such/dir") != NULL, "%s", lt_last_error());
   lt_release(t);
 }
@@ -238,9 +210,9 @@ START_TEST(large_strided_tensors_are_written_in_bounded_chunks) {
   for (int64_t i = 0; i < 1100 * 1100; i++) pa[i] = (float)i;
   for (int64_t i = 0; i < 2 * 1100000; i++) pb[i] = (float)(i % 100003);
   lt_tensor *ta = lt_transpose(a, 0, 1), *rb = lt_slice(b, 1, LT_NONE, LT_NONE, -1);
-  LT_ASSERT_OK(lt_save_npy(tmp("ta.npy"), ta));
-  LT_ASSERT_OK(lt_save_npy(tmp("rb.npy"), rb));
-  lt_tensor *la = lt_load_npy(tmp("ta.npy")), *lb = lt_load_npy(tmp("rb.npy"));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("ta.npy"), ta));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("rb.npy"), rb));
+  lt_tensor *la = lt_load_npy(scratch_path("ta.npy")), *lb = lt_load_npy(scratch_path("rb.npy"));
   LT_ASSERT_OK_PTR(la);
   LT_ASSERT_OK_PTR(lb);
   const float *qa = lt_data(la), *qb = lt_data(lb);
@@ -261,9 +233,9 @@ END_TEST
 
 START_TEST(a_loaded_tensor_is_writable_and_counted_as_one_allocation) {
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){4});
-  LT_ASSERT_OK(lt_save_npy(tmp("t.npy"), t));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("t.npy"), t));
   lt_stats_reset(LT_HOST);
-  lt_tensor *u = lt_load_npy(tmp("t.npy"));
+  lt_tensor *u = lt_load_npy(scratch_path("t.npy"));
   LT_ASSERT_OK_PTR(u);
   ck_assert_int_eq(lt_stats_get(LT_HOST).allocs, 1);
   float v[4] = {9, 8, 7, 6};
@@ -359,8 +331,8 @@ END_TEST
 /* ---- headers written by hand --------------------------------------------------------- */
 
 START_TEST(headers_may_use_double_quotes_no_trailing_comma_and_python2_longs) {
-  write_npy(tmp("a.npy"), 1, "{\"descr\":\"<i4\",\"shape\":(2L,1L),\"fortran_order\":False}", (int32_t[]){4, 5}, 8);
-  lt_tensor *t = lt_load_npy(tmp("a.npy"));
+  write_npy(scratch_path("a.npy"), 1, "{\"descr\":\"<i4\",\"shape\":(2L,1L),\"fortran_order\":False}", (int32_t[]){4, 5}, 8);
+  lt_tensor *t = lt_load_npy(scratch_path("a.npy"));
   LT_ASSERT_OK_PTR(t);
   LT_ASSERT_GEOMETRY(t, 2, ((int64_t[]){2, 1}), ((int64_t[]){1, 1}), 0);
   assert_bytes(t, (int32_t[]){4, 5}, 8);
@@ -369,8 +341,8 @@ START_TEST(headers_may_use_double_quotes_no_trailing_comma_and_python2_longs) {
 END_TEST
 
 START_TEST(bool_bytes_other_than_0_and_1_load_as_true) {
-  write_npy(tmp("b.npy"), 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", "\x00\x02\xff", 3);
-  lt_tensor *t = lt_load_npy(tmp("b.npy"));
+  write_npy(scratch_path("b.npy"), 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", "\x00\x02\xff", 3);
+  lt_tensor *t = lt_load_npy(scratch_path("b.npy"));
   LT_ASSERT_OK_PTR(t);
   assert_bytes(t, (uint8_t[]){0, 1, 1}, 3);
   lt_release(t);
@@ -381,8 +353,8 @@ START_TEST(more_dims_than_lt_max_dims_is_a_shape_error) {
   char dict[256] = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
   for (int i = 0; i <= LT_MAX_DIMS; i++) strcat(dict, "1, ");
   strcat(dict, "), }");
-  write_npy(tmp("d.npy"), 1, dict, "\0\0\0\0", 4);
-  assert_load_fails(tmp("d.npy"), LT_ERR_SHAPE);
+  write_npy(scratch_path("d.npy"), 1, dict, "\0\0\0\0", 4);
+  assert_load_fails(scratch_path("d.npy"), LT_ERR_SHAPE);
 }
 END_TEST
 
@@ -416,54 +388,54 @@ START_TEST(malformed_headers_fail_with_io_or_dtype_errors) {
       {"{'descr': 'f4', 'fortran_order': False, 'shape': (2,)}", LT_ERR_DTYPE},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    write_npy(tmp("m.npy"), 1, cases[i].dict, "\0\0\0\0\0\0\0\0", 8);
-    lt_tensor *t = lt_load_npy(tmp("m.npy"));
+    write_npy(scratch_path("m.npy"), 1, cases[i].dict, "\0\0\0\0\0\0\0\0", 8);
+    lt_tensor *t = lt_load_npy(scratch_path("m.npy"));
     ck_assert_msg(t == NULL, "case %zu (%s) loaded", i, cases[i].dict);
     ck_assert_msg(lt_last_status() == cases[i].status, "case %zu (%s): %s: %s", i, cases[i].dict,
                   lt_status_str(lt_last_status()), lt_last_error());
-    ck_assert_msg(strstr(lt_last_error(), tmp("m.npy")) != NULL, "case %zu: no path in: %s", i, lt_last_error());
+    ck_assert_msg(strstr(lt_last_error(), scratch_path("m.npy")) != NULL, "case %zu: no path in: %s", i, lt_last_error());
   }
 }
 END_TEST
 
 START_TEST(bad_magic_version_and_truncated_preambles_fail_with_io_errors) {
-  spit(tmp("a.npy"), "\x93NUMPZ\x01\x00\x10\x00", 10);
-  assert_load_fails(tmp("a.npy"), LT_ERR_IO);
-  spit(tmp("b.npy"), "\x93NUMPY\x04\x00\x10\x00", 10);
-  assert_load_fails(tmp("b.npy"), LT_ERR_IO);
+  spit(scratch_path("a.npy"), "\x93NUMPZ\x01\x00\x10\x00", 10);
+  assert_load_fails(scratch_path("a.npy"), LT_ERR_IO);
+  spit(scratch_path("b.npy"), "\x93NUMPY\x04\x00\x10\x00", 10);
+  assert_load_fails(scratch_path("b.npy"), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "4.0") != NULL, "%s", lt_last_error());
-  spit(tmp("c.npy"), "\x93NUMPY\x01\x00", 8);
-  assert_load_fails(tmp("c.npy"), LT_ERR_IO);
-  spit(tmp("d.npy"), "\x93NUMPY\x02\x00\x10\x00", 10);
-  assert_load_fails(tmp("d.npy"), LT_ERR_IO);
-  spit(tmp("e.npy"), "", 0);
-  assert_load_fails(tmp("e.npy"), LT_ERR_IO);
+  spit(scratch_path("c.npy"), "\x93NUMPY\x01\x00", 8);
+  assert_load_fails(scratch_path("c.npy"), LT_ERR_IO);
+  spit(scratch_path("d.npy"), "\x93NUMPY\x02\x00\x10\x00", 10);
+  assert_load_fails(scratch_path("d.npy"), LT_ERR_IO);
+  spit(scratch_path("e.npy"), "", 0);
+  assert_load_fails(scratch_path("e.npy"), LT_ERR_IO);
 }
 END_TEST
 
 START_TEST(a_header_length_past_the_end_or_over_the_cap_fails_without_reading_it) {
-  spit(tmp("a.npy"), "\x93NUMPY\x01\x00\xff\xff{", 11);
-  assert_load_fails(tmp("a.npy"), LT_ERR_IO);
-  spit(tmp("b.npy"), "\x93NUMPY\x02\x00\xff\xff\xff\xff{", 13);
-  assert_load_fails(tmp("b.npy"), LT_ERR_IO);
+  spit(scratch_path("a.npy"), "\x93NUMPY\x01\x00\xff\xff{", 11);
+  assert_load_fails(scratch_path("a.npy"), LT_ERR_IO);
+  spit(scratch_path("b.npy"), "\x93NUMPY\x02\x00\xff\xff\xff\xff{", 13);
+  assert_load_fails(scratch_path("b.npy"), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "4294967295") != NULL, "%s", lt_last_error());
 }
 END_TEST
 
 START_TEST(data_shorter_or_longer_than_the_shape_fails_with_io_error) {
   const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }";
-  write_npy(tmp("short.npy"), 1, dict, "\0\0\0\0\0\0\0\0", 8);
-  assert_load_fails(tmp("short.npy"), LT_ERR_IO);
+  write_npy(scratch_path("short.npy"), 1, dict, "\0\0\0\0\0\0\0\0", 8);
+  assert_load_fails(scratch_path("short.npy"), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "12") != NULL, "%s", lt_last_error());
-  write_npy(tmp("long.npy"), 1, dict, "\0\0\0\0\0\0\0\0\0\0\0\0\0", 13);
-  assert_load_fails(tmp("long.npy"), LT_ERR_IO);
+  write_npy(scratch_path("long.npy"), 1, dict, "\0\0\0\0\0\0\0\0\0\0\0\0\0", 13);
+  assert_load_fails(scratch_path("long.npy"), LT_ERR_IO);
 }
 END_TEST
 
 START_TEST(missing_files_directories_and_null_paths_fail) {
-  assert_load_fails(tmp("missing.npy"), LT_ERR_IO);
+  assert_load_fails(scratch_path("missing.npy"), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "missing.npy") != NULL, "%s", lt_last_error());
-  assert_load_fails(scratch, LT_ERR_IO);
+  assert_load_fails(scratch_path("."), LT_ERR_IO); /* the directory itself */
   assert_load_fails(NULL, LT_ERR_ARG);
 }
 END_TEST
@@ -471,7 +443,7 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("npy");
   TCase *w = tcase_create("save");
-  tcase_add_checked_fixture(w, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(w, scratch_make, scratch_remove);
   tcase_add_test(w, save_writes_numpys_format_1_0_header_padded_to_a_multiple_of_64_bytes);
   tcase_add_test(w, save_spells_one_dim_and_zero_dim_shapes_as_python_tuples);
   tcase_add_test(w, save_refuses_bf16_and_float8_which_numpy_cannot_name);
@@ -479,7 +451,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, w);
 
   TCase *r = tcase_create("round_trip");
-  tcase_add_checked_fixture(r, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(r, scratch_make, scratch_remove);
   tcase_set_timeout(r, 60);
   tcase_add_test(r, every_numpy_dtype_round_trips_bit_for_bit);
   tcase_add_test(r, float_specials_round_trip_exactly);
@@ -500,7 +472,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, np);
 
   TCase *h = tcase_create("headers");
-  tcase_add_checked_fixture(h, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(h, scratch_make, scratch_remove);
   tcase_add_test(h, headers_may_use_double_quotes_no_trailing_comma_and_python2_longs);
   tcase_add_test(h, bool_bytes_other_than_0_and_1_load_as_true);
   tcase_add_test(h, more_dims_than_lt_max_dims_is_a_shape_error);

@@ -5,7 +5,6 @@
  * with exact values, and each kind of malformed or hostile file failing
  * with LT_ERR_IO and a message. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,41 +13,15 @@
 #include <unistd.h>
 
 #include "support/check_helpers.h"
+#include "support/scratch.h"
 
-/* ---- a scratch directory per test ------------------------------------------------ */
+/* ---- files ------------------------------------------------------------------------ */
 
-static char scratch[64];
-
-static void make_scratch(void) {
-  snprintf(scratch, sizeof scratch, "/tmp/lt_st_XXXXXX");
-  ck_assert_msg(mkdtemp(scratch) != NULL, "mkdtemp failed");
-}
-
-static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st, (void)flag, (void)ftw;
-  return remove(p);
-}
-
-static void remove_scratch(void) { nftw(scratch, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
-
-static const char *tmp(const char *name) {
-  static char path[128];
-  snprintf(path, sizeof path, "%s/%s", scratch, name);
-  return path;
-}
-
+/* A file of the fixture corpus. */
 static const char *seed(const char *name) {
   static char path[4096];
   snprintf(path, sizeof path, "%s/tests/fuzz/corpus_safetensors/%s", LT_SOURCE_ROOT, name);
   return path;
-}
-
-static size_t slurp(const char *path, unsigned char *buf, size_t cap) {
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  size_t n = fread(buf, 1, cap, f);
-  fclose(f);
-  return n;
 }
 
 /* A file of the 8-byte length, the header text, and n data bytes. */
@@ -82,9 +55,9 @@ static void assert_open_fails(const char *path, const char *why) {
 
 START_TEST(save_writes_the_length_the_json_header_and_the_data) {
   lt_tensor *t = lt_test_arange_f32(2, (int64_t[]){2, 2});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("a.st"), 1, (const char *[]){"w"}, &t, NULL));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("a.st"), 1, (const char *[]){"w"}, &t, NULL));
   unsigned char buf[256];
-  size_t n = slurp(tmp("a.st"), buf, sizeof buf);
+  size_t n = slurp(scratch_path("a.st"), buf, sizeof buf);
   const char *json = "{\"w\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]}}";
   size_t len = strlen(json), padded = (len + 7) / 8 * 8;
   ck_assert_uint_eq(n, 8 + padded + 16);
@@ -101,8 +74,8 @@ END_TEST
 START_TEST(save_writes_metadata_and_escapes_names) {
   lt_tensor *t = lt_zeros(LT_U8, 1, (int64_t[]){1}, LT_HOST);
   const char *meta[] = {"format", "pt", "note", "a \"quoted\"\nline", NULL};
-  LT_ASSERT_OK(lt_safetensors_save(tmp("m.st"), 1, (const char *[]){"layer\\0.\"w\""}, &t, meta));
-  lt_safetensors *f = lt_safetensors_open(tmp("m.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("m.st"), 1, (const char *[]){"layer\\0.\"w\""}, &t, meta));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("m.st"));
   LT_ASSERT_OK_PTR(f);
   ck_assert_str_eq(lt_safetensors_metadata(f, "format"), "pt");
   ck_assert_str_eq(lt_safetensors_metadata(f, "note"), "a \"quoted\"\nline");
@@ -119,15 +92,15 @@ START_TEST(save_lays_out_data_largest_element_first_so_views_are_aligned) {
   lt_tensor *h = lt_zeros(LT_F16, 1, (int64_t[]){1}, LT_HOST);
   lt_tensor *d = lt_zeros(LT_F64, 1, (int64_t[]){2}, LT_HOST);
   lt_tensor *ts[] = {b, h, d};
-  LT_ASSERT_OK(lt_safetensors_save(tmp("o.st"), 3, (const char *[]){"b", "h", "d"}, ts, NULL));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("o.st"), 3, (const char *[]){"b", "h", "d"}, ts, NULL));
   unsigned char buf[512];
-  size_t n = slurp(tmp("o.st"), buf, sizeof buf - 1);
+  size_t n = slurp(scratch_path("o.st"), buf, sizeof buf - 1);
   buf[n] = '\0';
   /* Header order is the caller's; data order is by element size. */
   ck_assert_ptr_nonnull(strstr((char *)buf + 8, "\"b\":{\"dtype\":\"U8\",\"shape\":[3],\"data_offsets\":[18,21]}"));
   ck_assert_ptr_nonnull(strstr((char *)buf + 8, "\"h\":{\"dtype\":\"F16\",\"shape\":[1],\"data_offsets\":[16,18]}"));
   ck_assert_ptr_nonnull(strstr((char *)buf + 8, "\"d\":{\"dtype\":\"F64\",\"shape\":[2],\"data_offsets\":[0,16]}"));
-  lt_safetensors *f = lt_safetensors_open(tmp("o.st"));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("o.st"));
   LT_ASSERT_OK_PTR(f);
   for (int i = 0; i < 3; i++) {
     lt_tensor *v = lt_safetensors_get(f, lt_safetensors_name(f, i));
@@ -145,7 +118,7 @@ END_TEST
 START_TEST(save_rejects_bad_arguments_without_creating_a_file) {
   lt_tensor *t = lt_zeros(LT_F32, 1, (int64_t[]){2}, LT_HOST);
   lt_tensor *two[] = {t, t}, *none[] = {NULL};
-  const char *p = tmp("x.st");
+  const char *p = scratch_path("x.st");
   LT_ASSERT_STATUS(lt_safetensors_save(NULL, 1, (const char *[]){"a"}, &t, NULL), LT_ERR_ARG);
   LT_ASSERT_STATUS(lt_safetensors_save(p, -1, NULL, NULL, NULL), LT_ERR_ARG);
   LT_ASSERT_STATUS(lt_safetensors_save(p, 1, NULL, &t, NULL), LT_ERR_ARG);
@@ -159,14 +132,14 @@ START_TEST(save_rejects_bad_arguments_without_creating_a_file) {
   LT_ASSERT_STATUS(
       lt_safetensors_save(p, 1, (const char *[]){"a"}, &t, (const char *[]){"k", "1", "k", "2", NULL}), LT_ERR_ARG);
   ck_assert_int_ne(access(p, F_OK), 0);
-  LT_ASSERT_STATUS(lt_safetensors_save(tmp("no/dir/x.st"), 1, (const char *[]){"a"}, &t, NULL), LT_ERR_IO);
+  LT_ASSERT_STATUS(lt_safetensors_save(scratch_path("no/dir/x.st"), 1, (const char *[]){"a"}, &t, NULL), LT_ERR_IO);
   lt_release(t);
 }
 END_TEST
 
 START_TEST(save_of_no_tensors_writes_a_valid_empty_file) {
-  LT_ASSERT_OK(lt_safetensors_save(tmp("e.st"), 0, NULL, NULL, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("e.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("e.st"), 0, NULL, NULL, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("e.st"));
   LT_ASSERT_OK_PTR(f);
   ck_assert_int_eq(lt_safetensors_count(f), 0);
   lt_safetensors_close(f);
@@ -187,8 +160,8 @@ START_TEST(every_dtype_round_trips_bit_for_bit_in_one_file) {
     ts[d] = lt_from_data(raw, (lt_dtype)d, 2, (int64_t[]){2, n / 2});
     names[d] = lt_dtype_name((lt_dtype)d);
   }
-  LT_ASSERT_OK(lt_safetensors_save(tmp("all.st"), LT_NUM_DTYPES, names, ts, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("all.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("all.st"), LT_NUM_DTYPES, names, ts, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("all.st"));
   LT_ASSERT_OK_PTR(f);
   ck_assert_int_eq(lt_safetensors_count(f), LT_NUM_DTYPES);
   for (int d = 0; d < LT_NUM_DTYPES; d++) {
@@ -220,8 +193,8 @@ START_TEST(non_contiguous_and_empty_tensors_are_written_row_major) {
   };
   const char *names[] = {"permuted", "reversed", "expanded", "empty", "vector"};
   int n = (int)(sizeof ts / sizeof ts[0]);
-  LT_ASSERT_OK(lt_safetensors_save(tmp("v.st"), n, names, ts, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("v.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("v.st"), n, names, ts, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("v.st"));
   LT_ASSERT_OK_PTR(f);
   for (int i = 0; i < n; i++) {
     lt_tensor *v = lt_safetensors_get(f, names[i]);
@@ -247,8 +220,8 @@ END_TEST
 
 START_TEST(get_returns_a_zero_copy_view_of_the_mapping) {
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){8});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("z.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("z.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("z.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("z.st"));
   lt_stats_reset(LT_HOST);
   int64_t in_use = lt_stats_get(LT_HOST).bytes_in_use;
   lt_tensor *a = lt_safetensors_get(f, "t"), *b = lt_safetensors_get(f, "t");
@@ -268,8 +241,8 @@ END_TEST
 
 START_TEST(views_are_read_only_for_write_and_copy_but_clone_is_writable) {
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){4});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("r.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("r.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("r.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("r.st"));
   lt_tensor *v = lt_safetensors_get(f, "t");
   LT_ASSERT_OK_PTR(v);
   float x[4] = {9, 9, 9, 9};
@@ -296,8 +269,8 @@ END_TEST
 START_TEST(compute_out_forms_refuse_a_read_only_destination) {
   /* The mapping is PROT_READ: a write that slipped through would crash. */
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){4});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("o.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("o.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("o.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("o.st"));
   lt_tensor *v = lt_safetensors_get(f, "t");
   LT_ASSERT_OK_PTR(v);
   LT_ASSERT_STATUS(lt_add_out(v, t, t), LT_ERR_ARG);
@@ -312,13 +285,13 @@ END_TEST
 
 START_TEST(views_outlive_close_and_the_mapping_goes_with_the_last) {
   lt_tensor *t = lt_test_arange_f32(1, (int64_t[]){1000});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("l.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("l.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("l.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("l.st"));
   lt_tensor *v = lt_safetensors_get(f, "t");
   lt_tensor *s = lt_slice(v, 0, 990, LT_NONE, 1);
   lt_safetensors_close(f);
   lt_release(v);
-  unlink(tmp("l.st")); /* the mapping keeps the data */
+  unlink(scratch_path("l.st")); /* the mapping keeps the data */
   float got[10];
   LT_ASSERT_OK(lt_read(s, got, sizeof got));
   for (int i = 0; i < 10; i++) ck_assert(got[i] == (float)(990 + i));
@@ -329,12 +302,12 @@ END_TEST
 
 START_TEST(a_view_saves_again_to_npy_and_safetensors) {
   lt_tensor *t = lt_test_arange_f32(2, (int64_t[]){2, 3});
-  LT_ASSERT_OK(lt_safetensors_save(tmp("s.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("s.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("s.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("s.st"));
   lt_tensor *v = lt_safetensors_get(f, "t"), *tv = lt_transpose(v, 0, 1);
-  LT_ASSERT_OK(lt_save_npy(tmp("s.npy"), tv));
-  LT_ASSERT_OK(lt_safetensors_save(tmp("s2.st"), 1, (const char *[]){"tv"}, &tv, NULL));
-  lt_tensor *n = lt_load_npy(tmp("s.npy"));
+  LT_ASSERT_OK(lt_save_npy(scratch_path("s.npy"), tv));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("s2.st"), 1, (const char *[]){"tv"}, &tv, NULL));
+  lt_tensor *n = lt_load_npy(scratch_path("s.npy"));
   assert_bytes(n, (float[]){0, 3, 1, 4, 2, 5}, 24);
   lt_release(n);
   lt_release(tv);
@@ -346,8 +319,8 @@ END_TEST
 
 START_TEST(get_and_listing_reject_bad_arguments) {
   lt_tensor *t = lt_zeros(LT_F32, 0, NULL, LT_HOST);
-  LT_ASSERT_OK(lt_safetensors_save(tmp("g.st"), 1, (const char *[]){"t"}, &t, NULL));
-  lt_safetensors *f = lt_safetensors_open(tmp("g.st"));
+  LT_ASSERT_OK(lt_safetensors_save(scratch_path("g.st"), 1, (const char *[]){"t"}, &t, NULL));
+  lt_safetensors *f = lt_safetensors_open(scratch_path("g.st"));
   LT_ASSERT_FAILS(lt_safetensors_get(f, "nope"), LT_ERR_ARG);
   ck_assert_msg(strstr(lt_last_error(), "'nope'") != NULL, "%s", lt_last_error());
   LT_ASSERT_FAILS(lt_safetensors_get(f, NULL), LT_ERR_ARG);
@@ -464,48 +437,48 @@ START_TEST(malformed_headers_fail_with_io_errors) {
     const char *h = cases[i].header;
     /* the NUL case: its header text runs past the embedded NUL */
     size_t hlen = strlen(h) + (strstr(cases[i].why, "NUL") ? 4 : 0);
-    FILE *f = fopen(tmp("bad.st"), "wb");
+    FILE *f = fopen(scratch_path("bad.st"), "wb");
     unsigned char le[8] = {(unsigned char)hlen};
     fwrite(le, 1, 8, f);
     fwrite(h, 1, hlen, f);
     fwrite(data, 1, cases[i].data_len, f);
     fclose(f);
-    assert_open_fails(tmp("bad.st"), cases[i].why);
+    assert_open_fails(scratch_path("bad.st"), cases[i].why);
   }
 }
 END_TEST
 
 START_TEST(a_huge_or_overlong_header_length_fails_before_reading) {
   unsigned char le[16] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, '{', '}'};
-  FILE *f = fopen(tmp("h.st"), "wb");
+  FILE *f = fopen(scratch_path("h.st"), "wb");
   fwrite(le, 1, 10, f);
   fclose(f);
-  assert_open_fails(tmp("h.st"), "2^64-1 header length");
+  assert_open_fails(scratch_path("h.st"), "2^64-1 header length");
   /* Within the file but over the format's 100 MB bound. */
-  f = fopen(tmp("big.st"), "wb");
+  f = fopen(scratch_path("big.st"), "wb");
   uint64_t len = 100000001;
   for (int i = 0; i < 8; i++) le[i] = (unsigned char)(len >> (8 * i));
   fwrite(le, 1, 8, f);
   fseek(f, (long)len + 7, SEEK_SET);
   fputc(' ', f);
   fclose(f);
-  assert_open_fails(tmp("big.st"), "header over 100 MB");
+  assert_open_fails(scratch_path("big.st"), "header over 100 MB");
 }
 END_TEST
 
 START_TEST(short_missing_and_non_regular_files_fail_with_io_errors) {
-  FILE *f = fopen(tmp("short.st"), "wb");
+  FILE *f = fopen(scratch_path("short.st"), "wb");
   fwrite("\x02\0\0", 1, 3, f);
   fclose(f);
-  assert_open_fails(tmp("short.st"), "3-byte file");
-  assert_open_fails(tmp("missing.st"), "missing file");
-  assert_open_fails(scratch, "a directory");
+  assert_open_fails(scratch_path("short.st"), "3-byte file");
+  assert_open_fails(scratch_path("missing.st"), "missing file");
+  assert_open_fails(scratch_path("."), "a directory");
 }
 END_TEST
 
 START_TEST(bool_bytes_other_than_0_and_1_fail_get_with_io_error) {
-  write_st(tmp("b.st"), "{\"m\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[0,3]}}", "\x01\x00\x02", 3);
-  lt_safetensors *f = lt_safetensors_open(tmp("b.st"));
+  write_st(scratch_path("b.st"), "{\"m\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[0,3]}}", "\x01\x00\x02", 3);
+  lt_safetensors *f = lt_safetensors_open(scratch_path("b.st"));
   LT_ASSERT_OK_PTR(f);
   LT_ASSERT_FAILS(lt_safetensors_get(f, "m"), LT_ERR_IO);
   ck_assert_msg(strstr(lt_last_error(), "0x02") != NULL, "%s", lt_last_error());
@@ -522,8 +495,8 @@ START_TEST(misaligned_data_comes_back_as_an_aligned_read_only_copy) {
   unsigned char data[9] = {7};
   float v[2] = {1.5f, -3};
   memcpy(data + 1, v, 8);
-  write_st(tmp("m.st"), padded, data, 9);
-  lt_safetensors *f = lt_safetensors_open(tmp("m.st"));
+  write_st(scratch_path("m.st"), padded, data, 9);
+  lt_safetensors *f = lt_safetensors_open(scratch_path("m.st"));
   LT_ASSERT_OK_PTR(f);
   lt_tensor *b = lt_safetensors_get(f, "b");
   LT_ASSERT_OK_PTR(b);
@@ -539,8 +512,8 @@ START_TEST(more_dims_than_lt_max_dims_fail_get_with_shape_error) {
   char h[512] = "{\"a\":{\"dtype\":\"U8\",\"shape\":[1";
   for (int i = 0; i < LT_MAX_DIMS; i++) strcat(h, ",1");
   strcat(h, "],\"data_offsets\":[0,1]}}");
-  write_st(tmp("d.st"), h, "\x05", 1);
-  lt_safetensors *f = lt_safetensors_open(tmp("d.st"));
+  write_st(scratch_path("d.st"), h, "\x05", 1);
+  lt_safetensors *f = lt_safetensors_open(scratch_path("d.st"));
   LT_ASSERT_OK_PTR(f);
   LT_ASSERT_FAILS(lt_safetensors_get(f, "a"), LT_ERR_SHAPE);
   lt_safetensors_close(f);
@@ -550,7 +523,7 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("safetensors");
   TCase *w = tcase_create("save");
-  tcase_add_checked_fixture(w, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(w, scratch_make, scratch_remove);
   tcase_add_test(w, save_writes_the_length_the_json_header_and_the_data);
   tcase_add_test(w, save_writes_metadata_and_escapes_names);
   tcase_add_test(w, save_lays_out_data_largest_element_first_so_views_are_aligned);
@@ -561,7 +534,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, w);
 
   TCase *v = tcase_create("views");
-  tcase_add_checked_fixture(v, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(v, scratch_make, scratch_remove);
   tcase_add_test(v, get_returns_a_zero_copy_view_of_the_mapping);
   tcase_add_test(v, views_are_read_only_for_write_and_copy_but_clone_is_writable);
   tcase_add_test(v, compute_out_forms_refuse_a_read_only_destination);
@@ -576,7 +549,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, r);
 
   TCase *b = tcase_create("malformed");
-  tcase_add_checked_fixture(b, make_scratch, remove_scratch);
+  tcase_add_checked_fixture(b, scratch_make, scratch_remove);
   tcase_set_timeout(b, 60);
   tcase_add_test(b, malformed_headers_fail_with_io_errors);
   tcase_add_test(b, a_huge_or_overlong_header_length_fails_before_reading);
