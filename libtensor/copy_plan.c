@@ -4,13 +4,11 @@
 
 #include "layout.h"
 
-static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
-
 /* True when dim a should be outside dim b: a larger destination stride
  * first, ties broken by the source's. */
 static bool outer_first(const lt__copy_plan *p, int a, int b) {
-  if (mag(p->dst_strides[a]) != mag(p->dst_strides[b])) return mag(p->dst_strides[a]) > mag(p->dst_strides[b]);
-  return mag(p->src_strides[a]) > mag(p->src_strides[b]);
+  if (lt__stride_mag(p->dst_strides[a]) != lt__stride_mag(p->dst_strides[b])) return lt__stride_mag(p->dst_strides[a]) > lt__stride_mag(p->dst_strides[b]);
+  return lt__stride_mag(p->src_strides[a]) > lt__stride_mag(p->src_strides[b]);
 }
 
 static lt__copy_kind_of_loop classify(const lt__copy_plan *p) {

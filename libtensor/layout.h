@@ -20,6 +20,9 @@ typedef struct lt__layout {
   int64_t strides[LT_MAX_DIMS];
 } lt__layout;
 
+/* |stride|, also for INT64_MIN: the key loop orders sort dims by. */
+static inline uint64_t lt__stride_mag(int64_t s) { return s < 0 ? -(uint64_t)s : (uint64_t)s; }
+
 /* Product of shape entries (all >= 0) into *numel; false on int64
  * overflow. An empty shape has numel 1. */
 bool lt__shape_numel(int ndim, const int64_t *shape, int64_t *numel);

@@ -13,6 +13,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "gather.h"
+#include "layout.h"
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
@@ -192,9 +193,7 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
 static void order_by_source(lt__copy_args *a) {
   for (int i = 1; i < a->ndim - 1; i++)
     for (int j = i; j > 0; j--) {
-      int64_t x = a->src_strides[j - 1] < 0 ? -a->src_strides[j - 1] : a->src_strides[j - 1];
-      int64_t y = a->src_strides[j] < 0 ? -a->src_strides[j] : a->src_strides[j];
-      if (x >= y) break;
+      if (lt__stride_mag(a->src_strides[j - 1]) >= lt__stride_mag(a->src_strides[j])) break;
       int64_t t = a->shape[j - 1];
       a->shape[j - 1] = a->shape[j], a->shape[j] = t;
       t = a->src_strides[j - 1];

@@ -9,8 +9,6 @@
 #include "compute_impl.h"
 #include "layout.h"
 
-static int64_t magnitude(int64_t s) { return s < 0 ? -s : s; }
-
 /* Moves dim `from` to position `to` (shifting the dims between) in every
  * operand. */
 static void move_dim(lt__ew_args *a, int nops, int from, int to) {
@@ -32,7 +30,7 @@ static void move_dim(lt__ew_args *a, int nops, int from, int to) {
 static void order_by_dst(lt__ew_args *a, int nops) {
   for (int i = 1; i < a->ndim; i++) {
     int j = i;
-    while (j > 0 && magnitude(a->strides[0][j - 1]) < magnitude(a->strides[0][j])) {
+    while (j > 0 && lt__stride_mag(a->strides[0][j - 1]) < lt__stride_mag(a->strides[0][j])) {
       move_dim(a, nops, j, j - 1);
       j--;
     }

@@ -69,10 +69,9 @@ static void plan_reduction(const lt_tensor *t, const bool *reduced, lt__red_args
   for (int d = 0; d < l->ndim; d++)
     if (reduced[d]) {
       int j = k++;
-      int64_t m = l->strides[d] < 0 ? -l->strides[d] : l->strides[d];
+      uint64_t m = lt__stride_mag(l->strides[d]);
       for (; j > a->n_keep; j--) {
-        int64_t prev = a->src_strides[j - 1] < 0 ? -a->src_strides[j - 1] : a->src_strides[j - 1];
-        if (prev >= m) break;
+        if (lt__stride_mag(a->src_strides[j - 1]) >= m) break;
         a->shape[j] = a->shape[j - 1];
         a->src_strides[j] = a->src_strides[j - 1];
       }

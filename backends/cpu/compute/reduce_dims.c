@@ -14,6 +14,7 @@
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "ew_ops.h"
+#include "layout.h"
 #include "pool.h"
 #include "runs.h"
 
@@ -192,10 +193,9 @@ enum { COLS = 256, BLOCK = 64 };
 
 static bool columns_fit(const lt__red_args *a) {
   if (a->n_keep == 0) return false;
-  int64_t s = a->src_strides[a->n_keep - 1], m = s < 0 ? -s : s;
+  uint64_t m = lt__stride_mag(a->src_strides[a->n_keep - 1]);
   for (int d = a->n_keep; d < a->n_keep + a->n_red; d++) {
-    int64_t r = a->src_strides[d] < 0 ? -a->src_strides[d] : a->src_strides[d];
-    if (a->shape[d] > 1 && r <= m) return false;
+    if (a->shape[d] > 1 && lt__stride_mag(a->src_strides[d]) <= m) return false;
   }
   return true;
 }
