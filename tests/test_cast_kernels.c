@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 #include "cast.h"
 #include "dtype.h"
 #include "support/check_helpers.h"
@@ -37,7 +41,7 @@ static const fmt FORMATS[4] = {
 #define E4M3_FMT (&FORMATS[2])
 #define E5M2_FMT (&FORMATS[3])
 
-static const char *const PATH_NAMES[LT__CAST_NPATHS] = {"scalar", "avx2", "avx512"};
+static const char *const PATH_NAMES[LT__CAST_NPATHS] = {"scalar", "avx2", "avx512", "avx512bf16"};
 static const char *const MODE_NAMES[2] = {"default", "saturate"};
 
 /* Large enough for the largest structured sweep (F16: 44 exponents * 1024
@@ -491,6 +495,38 @@ START_TEST(float32_subnormals_round_once_from_their_exact_value) {
 }
 END_TEST
 
+/* Programs built with -ffast-math run with MXCSR's denormals-are-zero bit
+ * set, which the conversion instructions obey (and vfpclassps, which the
+ * AVX512_BF16 path uses to find subnormal inputs): every path must still
+ * give the reference (computed here under the default MXCSR). Loop index:
+ * format * 2 + mode. */
+START_TEST(every_path_encodes_exactly_with_denormals_are_zero_set) {
+#if defined(__x86_64__) || defined(__i386__)
+  const fmt *f = &FORMATS[_i / 2];
+  lt_cast_mode mode = (lt_cast_mode)(_i % 2);
+  size_t es = fmt_size(f);
+  int64_t n = structured_inputs(f, inputs);
+  for (int64_t i = 0; i < n; i++) put_elem(want_buf, es, i, ref_encode(f, inputs[i], mode));
+  report rep = {""};
+  for (int p = 0; p < LT__CAST_NPATHS; p++) {
+    lt__cast_fn fn = encoder(f, mode, p);
+    if (!fn) continue;
+    unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x0040 | 0x8000); /* DAZ, FTZ */
+    fn(got_buf, inputs, n);
+    _mm_setcsr(saved);
+    for (int64_t i = 0; i < n; i++)
+      if (get_elem(got_buf, es, i) != get_elem(want_buf, es, i)) {
+        report_add(&rep, "f32 -> %s (%s) path %s under DAZ: input 0x%08X -> expected 0x%X, got 0x%X", f->name,
+                   MODE_NAMES[mode], PATH_NAMES[p], inputs[i], get_elem(want_buf, es, i), get_elem(got_buf, es, i));
+        break;
+      }
+  }
+  ck_assert_msg(rep.text[0] == '\0', "%s", rep.text);
+#endif
+}
+END_TEST
+
 /* ---- run lengths and alignment --------------------------------------------------------------- */
 
 /* For each mode and path, lengths 0..67 with src and dst offset by the given
@@ -610,7 +646,7 @@ END_TEST
 
 /* Outputs of 8 MiB and more are written with streaming stores after an
  * aligning scalar head: a long run, at aligned and odd destination
- * offsets, must match the scalar kernel (itself checked against the
+ * offsets, in both modes, must match the scalar kernel (itself checked against the
  * reference above) element for element, both ways. */
 #define LONG_RUN ((int64_t)9 << 20) /* elements: every output is >= 9 MiB */
 START_TEST(long_runs_written_with_streaming_stores_match_the_scalar_kernel) {
@@ -627,16 +663,18 @@ START_TEST(long_runs_written_with_streaming_stores_match_the_scalar_kernel) {
   report rep = {""};
   for (int64_t off = 0; off <= 1; off++) {
     int64_t n = LONG_RUN - off;
-    encoder(f, LT_CAST_DEFAULT, LT__CAST_SCALAR)(want, in, n);
-    for (int p = 1; p < LT__CAST_NPATHS; p++) {
-      lt__cast_fn fn = encoder(f, LT_CAST_DEFAULT, p);
-      if (!fn) continue;
-      fn(got + off * (int64_t)es, in, n);
-      if (memcmp(got + off * (int64_t)es, want, (size_t)n * es))
-        report_add(&rep, "f32 -> %s path %s, dst+%lld: a long run differs from the scalar kernel", f->name,
-                   PATH_NAMES[p], (long long)off);
+    for (int m = 1; m >= 0; m--) {
+      encoder(f, (lt_cast_mode)m, LT__CAST_SCALAR)(want, in, n);
+      for (int p = 1; p < LT__CAST_NPATHS; p++) {
+        lt__cast_fn fn = encoder(f, (lt_cast_mode)m, p);
+        if (!fn) continue;
+        fn(got + off * (int64_t)es, in, n);
+        if (memcmp(got + off * (int64_t)es, want, (size_t)n * es))
+          report_add(&rep, "f32 -> %s (%s) path %s, dst+%lld: a long run differs from the scalar kernel", f->name,
+                     MODE_NAMES[m], PATH_NAMES[p], (long long)off);
+      }
     }
-    /* Decode the encoded codes back. */
+    /* Decode the (default mode's) codes back. */
     decoder(f, LT_CAST_DEFAULT, LT__CAST_SCALAR)(in, want, n);
     for (int p = 1; p < LT__CAST_NPATHS; p++) {
       lt__cast_fn fn = decoder(f, LT_CAST_DEFAULT, p);
@@ -876,6 +914,7 @@ static Suite *suite(void) {
   tcase_add_test(enc, half_the_smallest_subnormal_ties_to_zero_and_just_above_rounds_up);
   tcase_add_test(enc, nans_stay_nan_with_their_sign);
   tcase_add_test(enc, float32_subnormals_round_once_from_their_exact_value);
+  tcase_add_loop_test(enc, every_path_encodes_exactly_with_denormals_are_zero_set, 0, 8);
   suite_add_tcase(s, enc);
 
   TCase *runs = tcase_create("runs");

@@ -14,7 +14,15 @@
  * alignment. */
 typedef void (*lt__cast_fn)(void *dst, const void *src, int64_t n);
 
-typedef enum lt__cast_path { LT__CAST_SCALAR, LT__CAST_AVX2, LT__CAST_AVX512, LT__CAST_NPATHS } lt__cast_path;
+/* Paths from slowest to fastest; a path may lack kernels (NULL entries),
+ * and lt__cast_best then takes the next slower path that has one. */
+typedef enum lt__cast_path {
+  LT__CAST_SCALAR,
+  LT__CAST_AVX2,
+  LT__CAST_AVX512,
+  LT__CAST_AVX512BF16, /* F32 -> BF16 only */
+  LT__CAST_NPATHS
+} lt__cast_path;
 
 /* The kernel converting src to dst in mode on one path; NULL when the pair
  * has no kernel on that path or this CPU cannot run it (widening has
@@ -34,5 +42,6 @@ typedef struct lt__cast_table {
 extern const lt__cast_table lt__cast_scalar_table;
 extern const lt__cast_table lt__cast_avx2_table;
 extern const lt__cast_table lt__cast_avx512_table;
+extern const lt__cast_table lt__cast_avx512bf16_table;
 
 #endif

@@ -1,5 +1,6 @@
 /* Choosing a cast kernel: by dtype pair and mode, then by what this CPU
- * runs (detected once), preferring AVX-512 over AVX2 over scalar. */
+ * runs (detected once), preferring the latest instruction set that has
+ * a kernel for the pair: AVX512_BF16, AVX-512, AVX2, scalar. */
 #include <cpuid.h>
 
 #include "cast.h"
@@ -27,13 +28,14 @@ static bool path_runs(lt__cast_path path) {
   case LT__CAST_AVX512:
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  case LT__CAST_AVX512BF16: return path_runs(LT__CAST_AVX512) && __builtin_cpu_supports("avx512bf16");
   default: return false;
   }
 }
 
 static const lt__cast_table *table_of(lt__cast_path path) {
   static const lt__cast_table *const tables[LT__CAST_NPATHS] = {
-      &lt__cast_scalar_table, &lt__cast_avx2_table, &lt__cast_avx512_table};
+      &lt__cast_scalar_table, &lt__cast_avx2_table, &lt__cast_avx512_table, &lt__cast_avx512bf16_table};
   return tables[path];
 }
 
