@@ -82,6 +82,19 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL);
 }
 
+/* A streamed tile first asks for the lines this far ahead along each of
+ * its source rows, into L2: a strip reads LT__STRIP_ROWS rows at once, as
+ * many streams as the hardware prefetcher follows, and one thread's demand
+ * loads keep too few lines in flight to use memory's bandwidth. Four tiles
+ * ahead measured best (F32 11600^2: 75% of memcpy without, 88% at 256
+ * bytes, 80% at 512, 70% at 2048; prefetching into L1 no better). */
+#define LT__TILE_READ_AHEAD 256
+
+static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c) {
+  const char *p = g->src + r * g->sld + c * g->es + LT__TILE_READ_AHEAD;
+  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
+}
+
 /* Streamed output: along strips of source rows, which the hardware
  * prefetcher follows, while the streaming stores scatter over the panel's
  * destination rows at no cost; the tiles of a strip that continue the
@@ -98,8 +111,10 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   for (int64_t cb = g->c0; cb < c_end; cb += panel)
     for (int64_t rs = g->r0; rs < r_end; rs += strip)
       for (int64_t c = cb; c < lt__min64(cb + panel, c_end); c += g->t)
-        for (int64_t r = rs; r < lt__min64(rs + strip, r_end); r += g->t)
+        for (int64_t r = rs; r < lt__min64(rs + strip, r_end); r += g->t) {
+          lt__tile_read_ahead(g, r, c);
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL);
+        }
   lt__free(stage, stage_bytes, 64);
   return true;
 }
