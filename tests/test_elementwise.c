@@ -219,6 +219,29 @@ START_TEST(f32_ops_on_transposed_inputs_larger_than_a_tile_match_the_reference) 
 }
 END_TEST
 
+/* A transposed input is staged in bands: 256 columns wide when dst's rows
+ * start cache lines, wider when they do not; outputs past 8 MiB are
+ * streamed. One shape of each kind, values exact. */
+START_TEST(transposed_inputs_in_aligned_and_unaligned_bands_past_8_mib_stay_exact) {
+  static const int64_t sizes[][2] = {{1100, 2048}, {1501, 1499}, {520, 1024}, {300, 1027}};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int64_t m = sizes[k][0], n = sizes[k][1];
+    lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){m, n}), *bt = lt_test_arange_f32(2, (int64_t[]){n, m});
+    lt_tensor *b = lt_transpose(bt, 0, 1), *s = lt_add(a, b);
+    LT_ASSERT_OK_PTR(s);
+    const float *sv = lt_data(s);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        float want = (float)(i * n + j) + (float)(j * m + i);
+        if (sv[i * n + j] != want)
+          ck_abort_msg("[%lld x %lld] at [%lld,%lld]: %g, want %g", (long long)m, (long long)n, (long long)i,
+                       (long long)j, sv[i * n + j], want);
+      }
+    lt_release(a), lt_release(bt), lt_release(b), lt_release(s);
+  }
+}
+END_TEST
+
 START_TEST(narrow_inputs_transposed_go_through_tiles_of_their_own_element_size) {
   lt_test_seed(78);
   static const lt_dtype dts[] = {LT_F16, LT_BF16, LT_F8_E4M3, LT_F64, LT_I32, LT_U8};
@@ -627,6 +650,7 @@ Suite *elementwise_suite(void) {
   tcase_set_timeout(r, 120);
   tcase_add_loop_test(r, binary_ops_match_the_reference_on_random_dtypes_shapes_and_layouts, 0, 12);
   tcase_add_test(r, f32_ops_on_transposed_inputs_larger_than_a_tile_match_the_reference);
+  tcase_add_test(r, transposed_inputs_in_aligned_and_unaligned_bands_past_8_mib_stay_exact);
   tcase_add_test(r, narrow_inputs_transposed_go_through_tiles_of_their_own_element_size);
   tcase_add_test(r, outputs_over_8_mib_are_streamed_and_still_exact);
   tcase_add_loop_test(r, unary_ops_match_the_reference_on_random_layouts, 0, 11);

@@ -16,16 +16,32 @@
 #include "runs.h"
 #include "transpose.h"
 
-/* A transposed input is staged TILE x TILE at a time (256 KiB of F32,
- * from the allocator once per range of work, so that it sits in L2):
- * each tile row then reads 1 KiB per page on every side, which measured
- * about twice as fast at 256 MiB as 64 x 64 tiles on the stack. */
-enum { CHUNK = LT__RUN_CHUNK, TILE = 256 };
+/* A transposed input is staged a band of output rows at a time, through
+ * a stage of STAGE_ELEMS elements (256 KiB of F32, from the allocator once
+ * per range of work) that sits in L2. The band's width: BAND_ALIGNED
+ * columns when dst's rows all start a cache line; otherwise up to
+ * BAND_UNALIGNED, because a band edge inside a row leaves a line that two
+ * bands share, written with plain stores that must read it first (an add
+ * with one transposed input at 256 MiB, side 8095: 24% of memcpy 256
+ * wide, 40% 1024 wide; side 8192: 53% 256 wide, 48% 1024 wide). */
+enum { STAGE_ELEMS = 1 << 16, BAND_ALIGNED = 256, BAND_UNALIGNED = 1024 };
+/* The stage's rows are padded by one line: a leading dimension of a
+ * multiple of 4 KiB would put a tile's rows in one L1 set. */
+enum { STAGE_PAD = 64 };
+/* The tiled input is transposed into the stage STRIP of its rows at a
+ * time (each read along its band width, one page visit per row), with the
+ * lines of the strip PREFETCH_STRIPS ahead asked for into L2 first: its
+ * rows are far apart, so no hardware prefetcher follows them. The other
+ * dense inputs' rows are asked for ROWS_AHEAD rows ahead for the same
+ * reason. */
+enum { STRIP = 16, PREFETCH_STRIPS = 2, ROWS_AHEAD = 2 };
+enum { CHUNK = LT__RUN_CHUNK };
 
 typedef struct plan {
   const lt__ew_args *a;
   lt__run op[3];   /* dst, in0, in1 */
   bool stream;     /* dst is dense and too large to keep cached: stream it */
+  int64_t band_rows, band_cols, stage_ld; /* the stage of a transposed input */
 } plan;
 
 /* ---- one row ---- */
@@ -50,8 +66,8 @@ static bool plain_row(const plan *p, const lt__run *o) {
  * bandwidth (and an L1 prefetch would hold the line-fill buffers that
  * limit them). */
 #define READ_AHEAD 8192
-static void read_ahead(const char *x, int64_t bytes) {
-  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(x + b + READ_AHEAD, 0, 2);
+static void prefetch_l2(const char *x, int64_t bytes) {
+  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(x + b, 0, 2);
 }
 
 static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
@@ -65,10 +81,15 @@ static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
     return;
   }
   _Alignas(64) char out[STREAM_PIECE * 8];
-  for (int64_t i = 0; i < n; i += STREAM_PIECE) {
-    int64_t k = n - i < STREAM_PIECE ? n - i : STREAM_PIECE;
-    if (!s0) read_ahead(x0 + i * es, k * es);
-    if (x1 && !s1) read_ahead(x1 + i * es, k * es);
+  /* The first piece ends where dst's lines begin, so that only the row's
+   * first and last lines are partial (each partial line is a plain store,
+   * which reads the line first). */
+  int64_t head = (int64_t)((64 - (uintptr_t)y % 64) % 64) / es;
+  for (int64_t i = 0, k; i < n; i += k) {
+    k = i == 0 && head ? head : STREAM_PIECE;
+    if (k > n - i) k = n - i;
+    if (!a->tiled && !s0) prefetch_l2(x0 + (i * es + READ_AHEAD), k * es);
+    if (!a->tiled && x1 && !s1) prefetch_l2(x1 + (i * es + READ_AHEAD), k * es);
     lt__ew_apply(a->op, a->compute, out, s0 ? x0 : x0 + i * es, s0, s1 || !x1 ? x1 : x1 + i * es, s1, k);
     lt__stream_copy(y + i * es, out, (size_t)(k * es));
   }
@@ -135,8 +156,8 @@ static void rows_plain(void *ctx, int64_t begin, int64_t end) {
 
 /* ---- tiles for a transposed input ---- */
 
-/* One TILE x TILE-or-less block: rows r0.. of dim ndim-2, cols c0.. of the
- * innermost dim. The tiled input is transposed into a dense stage first. */
+/* One band (or less): rows r0.. of dim ndim-2, cols c0.. of the innermost
+ * dim. The tiled input is transposed into the dense stage first. */
 static void do_tile(const plan *p, const lt__run *base, char *stage, int64_t r0, int64_t nr, int64_t c0,
                     int64_t nc) {
   const lt__ew_args *a = p->a;
@@ -144,15 +165,23 @@ static void do_tile(const plan *p, const lt__run *base, char *stage, int64_t r0,
   const lt__run *x = &base[t];
   /* stage[r][c] = x[r, c]; x has unit stride along r, stride sc along c. */
   const char *x0 = x->p + (r0 + c0 * a->strides[t][cd]) * (int64_t)x->es;
-  lt__transpose_best(x->es)(stage, TILE, x0, a->strides[t][cd], nc, nr);
+  int64_t sx = a->strides[t][cd] * (int64_t)x->es, es = (int64_t)x->es;
+  lt__transpose_fn tr = lt__transpose_best(x->es);
+  for (int64_t c = 0; c < nc; c += STRIP) {
+    const char *ahead = x0 + (c + PREFETCH_STRIPS * STRIP) * sx;
+    for (int64_t i = 0; i < STRIP; i++) prefetch_l2(ahead + i * sx, nr * es);
+    tr(stage + c * es, p->stage_ld, x0 + c * sx, a->strides[t][cd], nc - c < STRIP ? nc - c : STRIP, nr);
+  }
   for (int64_t r = 0; r < nr; r++) {
     lt__run o[3];
     memcpy(o, base, sizeof o);
     for (int j = 0; j < 3; j++) {
       o[j].p += ((r0 + r) * a->strides[j][rd] + c0 * a->strides[j][cd]) * (int64_t)o[j].es;
       o[j].stride = a->strides[j][cd];
+      if (j > 0 && j != t && o[j].stride == 1 && a->strides[j][rd] != 0)
+        prefetch_l2(o[j].p + ROWS_AHEAD * a->strides[j][rd] * (int64_t)o[j].es, nc * (int64_t)o[j].es);
     }
-    o[t].p = stage + r * TILE * (int64_t)x->es;
+    o[t].p = stage + r * p->stage_ld * (int64_t)x->es;
     o[t].stride = 1;
     do_row(p, o, nc);
   }
@@ -177,25 +206,32 @@ static void rows_tiled(void *ctx, int64_t begin, int64_t end) {
   const plan *p = ctx;
   const lt__ew_args *a = p->a;
   int64_t nrows = a->shape[a->ndim - 2], ncols = a->shape[a->ndim - 1];
-  int64_t blocks = (nrows + TILE - 1) / TILE;
-  size_t stage_bytes = (size_t)TILE * TILE * p->op[a->tiled].es;
+  int64_t rows = p->band_rows, cols = p->band_cols, blocks = (nrows + rows - 1) / rows;
+  size_t stage_bytes = (size_t)(rows * p->stage_ld) * p->op[a->tiled].es;
   char *stage = lt__alloc(stage_bytes, 64);
   for (int64_t u = begin; u < end; u++) {
     lt__run o[3];
     runs_at(p, a->ndim - 2, u / blocks, o);
-    int64_t r0 = u % blocks * TILE, nr = nrows - r0 < TILE ? nrows - r0 : TILE;
+    int64_t r0 = u % blocks * rows, nr = nrows - r0 < rows ? nrows - r0 : rows;
     if (!stage) { /* no memory for the stage: the same rows, read in place (slower, never wrong) */
       plain_rows(p, o, r0, nr);
       continue;
     }
-    for (int64_t c0 = 0; c0 < ncols; c0 += TILE)
-      do_tile(p, o, stage, r0, nr, c0, ncols - c0 < TILE ? ncols - c0 : TILE);
+    for (int64_t c0 = 0; c0 < ncols; c0 += cols) do_tile(p, o, stage, r0, nr, c0, ncols - c0 < cols ? ncols - c0 : cols);
   }
   if (p->stream) lt__stream_fence();
   if (stage) lt__free(stage, stage_bytes, 64);
 }
 
 /* ---- entry ---- */
+
+/* The band width for a tiled op (see STAGE_ELEMS). */
+static int64_t band_width(const lt__ew_args *a, size_t dst_es) {
+  int64_t ncols = a->shape[a->ndim - 1], row_bytes = a->strides[0][a->ndim - 2] * (int64_t)dst_es;
+  bool rows_aligned = (uintptr_t)a->dst % 64 == 0 && row_bytes % 64 == 0;
+  int64_t w = rows_aligned ? BAND_ALIGNED : BAND_UNALIGNED;
+  return ncols < w ? ncols : w;
+}
 
 lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   plan p = {.a = a};
@@ -212,7 +248,10 @@ lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   for (int d = 0; d < lead; d++) outer *= a->shape[d];
   int64_t numel = outer * a->shape[a->ndim - 1];
   if (a->tiled) {
-    int64_t blocks = (a->shape[a->ndim - 2] + TILE - 1) / TILE;
+    p.band_cols = band_width(a, p.op[0].es);
+    p.band_rows = STAGE_ELEMS / p.band_cols;
+    p.stage_ld = p.band_cols + STAGE_PAD / (int64_t)p.op[a->tiled].es;
+    int64_t blocks = (a->shape[a->ndim - 2] + p.band_rows - 1) / p.band_rows;
     numel *= a->shape[a->ndim - 2];
     outer *= blocks;
   }
