@@ -697,6 +697,59 @@ START_TEST(large_permutations_that_keep_the_inner_dim_copy_every_element) {
 }
 END_TEST
 
+/* The byte pattern of element j, in es bytes (little-endian order of a
+ * 64-bit hash, so that neighbours and far elements all differ). */
+static uint64_t pattern(int64_t j) { return (uint64_t)j * 0x9E3779B97F4A7C15ull; }
+
+/* Over 8 MiB, a gather (a source with a small inner stride into a dense
+ * destination) goes through a buffer and out with streaming stores, the
+ * first piece ending at the destination's lines: reversed and stepped
+ * sources of every element size, 1-D and in rows of odd length, must give
+ * each element. */
+START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
+  static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
+  static const int64_t steps[] = {-1, 2, 3, 5};
+  for (size_t d = 0; d < 4; d++) {
+    size_t es = lt_dtype_size(dts[d]);
+    int64_t n = (9 << 20) / (int64_t)es + 13; /* destination elements: 9 MiB and an odd tail */
+    for (size_t k = 0; k < 4; k++) {
+      int64_t step = steps[k], len = n * (step < 0 ? -step : step);
+      lt_tensor *src = lt_empty(dts[d], 1, &len, LT_HOST);
+      LT_ASSERT_OK_PTR(src);
+      char *sp = lt_data(src);
+      for (int64_t j = 0; j < len; j++) {
+        uint64_t v = pattern(j);
+        memcpy(sp + j * (int64_t)es, &v, es);
+      }
+      lt_tensor *view = lt_slice(src, 0, LT_NONE, LT_NONE, step), *c = lt_contiguous(view);
+      LT_ASSERT_OK_PTR(c);
+      ck_assert_int_eq(lt_numel(c), n);
+      const char *cp = lt_data(c);
+      for (int64_t i = 0; i < n; i++) {
+        int64_t j = step < 0 ? len - 1 - i : i * step;
+        uint64_t want = pattern(j), got = 0;
+        memcpy(&got, cp + i * (int64_t)es, es);
+        if (memcmp(&got, &want, es))
+          ck_abort_msg("%s step %lld: element %lld is not source element %lld", lt_dtype_name(dts[d]),
+                       (long long)step, (long long)i, (long long)j);
+      }
+      lt_release(src), lt_release(view), lt_release(c);
+    }
+  }
+  /* Rows of odd length, each reversed: every row starts at another
+   * alignment of the destination's lines. */
+  int64_t shape[] = {1501, 1499};
+  lt_tensor *a = lt_test_arange_f32(2, shape), *r = lt_slice(a, 1, LT_NONE, LT_NONE, -1), *c = lt_contiguous(r);
+  LT_ASSERT_OK_PTR(c);
+  const float *v = lt_data(c);
+  for (int64_t i = 0; i < shape[0]; i++)
+    for (int64_t j = 0; j < shape[1]; j++)
+      if (v[i * shape[1] + j] != (float)(i * shape[1] + shape[1] - 1 - j))
+        ck_abort_msg("reversed rows [%lld,%lld]: %g", (long long)i, (long long)j, v[i * shape[1] + j]);
+  lt_release(a), lt_release(r), lt_release(c);
+}
+END_TEST
+
 START_TEST(copy_into_a_zero_size_destination_does_nothing) {
   lt_tensor *src = lt_zeros(LT_F32, 1, (int64_t[]){3}, LT_HOST);
   lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){0, 3}, LT_HOST);
@@ -1197,6 +1250,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_counts_one_explicit_copy_of_the_destination_bytes);
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
+  tcase_add_test(cp, large_gathers_into_a_dense_destination_copy_every_element);
   suite_add_tcase(s, cp);
 
   TCase *dev = tcase_create("to_device");

@@ -33,6 +33,32 @@ typedef struct run {
     memcpy(r->dst + i * r->dst_step, &v, sizeof v);                            \
   }
 
+/* A gather into a large dense destination goes through a buffer in L1
+ * and out with streaming stores (no read-for-ownership of the
+ * destination's lines), the source asked for into L2 a few pieces ahead.
+ * The first piece ends where the destination's lines begin. */
+enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4 };
+
+static void prefetch_span(const char *p, int64_t n, int64_t step) {
+  const char *lo = step < 0 ? p + (n - 1) * step : p, *hi = step < 0 ? p : p + (n - 1) * step;
+  for (; lo <= hi; lo += 64) __builtin_prefetch(lo, 0, 2);
+}
+
+static void gather_streamed(const run *r, size_t es) {
+  _Alignas(64) char buf[GATHER_PIECE_BYTES];
+  int64_t per = GATHER_PIECE_BYTES / (int64_t)es, stride = r->src_step / (int64_t)es;
+  int64_t head = (int64_t)((64 - (uintptr_t)r->dst % 64) % 64) / (int64_t)es;
+  for (int64_t i = 0, k; i < r->n; i += k) {
+    k = i == 0 && head ? head : per;
+    if (k > r->n - i) k = r->n - i;
+    const char *s = r->src + i * r->src_step;
+    int64_t ahead = i + GATHER_PIECES_AHEAD * per;
+    if (ahead < r->n) prefetch_span(r->src + ahead * r->src_step, per < r->n - ahead ? per : r->n - ahead, r->src_step);
+    lt__gather(buf, s, stride, k, es);
+    lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
+  }
+}
+
 static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
     if (stream)
@@ -44,7 +70,8 @@ static void move_run(const run *r, size_t es, bool stream) {
   /* One side dense: a gather or scatter the compiler vectorises (the
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
-    lt__gather(r->dst, r->src, r->src_step / (int64_t)es, r->n, es);
+    if (stream) gather_streamed(r, es);
+    else lt__gather(r->dst, r->src, r->src_step / (int64_t)es, r->n, es);
     return;
   }
   if ((size_t)r->src_step == es) {
@@ -228,7 +255,12 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     lt__parallel_for(by_source.shape[0], bytes, copy_range, &pc);
     return LT_OK;
   }
-  parallel_copy pc = {a, fast, false};
+  /* Gathers into a large destination stream it (into dense runs only:
+   * those of a strided destination share their lines; dense copies stay
+   * with memcpy, which is faster than our streaming loop there). */
+  bool gather = a->dst_strides[a->ndim - 1] == 1 && a->src_strides[a->ndim - 1] != 1;
+  bool stream = same && gather && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
+  parallel_copy pc = {a, fast, stream};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
 }
