@@ -37,7 +37,7 @@ typedef struct run {
  * and out with streaming stores (no read-for-ownership of the
  * destination's lines), the source asked for into L2 a few pieces ahead.
  * The first piece ends where the destination's lines begin. */
-enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4 };
+enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4, RUNS_READ_AHEAD = 8192 };
 
 static void prefetch_span(const char *p, int64_t n, int64_t step) {
   const char *lo = step < 0 ? p + (n - 1) * step : p, *hi = step < 0 ? p : p + (n - 1) * step;
@@ -61,9 +61,12 @@ static void gather_streamed(const run *r, size_t es) {
 
 static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
-    if (stream)
+    if (stream) {
+      /* Streamed runs come in source order (order_by_source): what the
+       * next runs read lies just ahead. */
+      prefetch_span(r->src + RUNS_READ_AHEAD, (int64_t)((size_t)r->n * es + 63) / 64, 64);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
-    else
+    } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
     return;
   }
