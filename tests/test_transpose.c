@@ -109,7 +109,9 @@ START_TEST(large_leading_dimensions_match_the_naive_loop) {
 END_TEST
 
 /* Few rows and many columns: the edge kernels' banded loop over several
- * bands, with a partial last one. */
+ * bands, with a partial last one, and the thin kernels (2 to 15 source
+ * rows), which stream packed destinations past the cached limit, from
+ * and to unaligned pointers too. */
 START_TEST(thin_shapes_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i);
   if (!k.fn) return;
@@ -120,6 +122,9 @@ START_TEST(thin_shapes_match_the_naive_loop) {
     layout t = {1000, rows[i], rows[i], 1000, 0, 0};
     check_layout(&k, &t);
   }
+  static const layout streamed[] = {
+      {12, 30000, 30000, 12, 0, 0}, {12, 30001, 30003, 12, 4, 8}, {2, 70001, 70001, 2, 0, 0}, {7, 40000, 40000, 9, 0, 0}};
+  for (int i = 0; i < 4; i++) check_layout(&k, &streamed[i]);
 }
 END_TEST
 

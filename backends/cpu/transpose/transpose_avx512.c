@@ -4,6 +4,7 @@
  * scalar kernels. */
 #include <immintrin.h>
 
+#include "stream.h"
 #include "transpose_tiled.h"
 
 typedef __m512i vec;
@@ -48,6 +49,72 @@ static inline vec unpack_hi(vec a, vec b, size_t w) {
 #include "transpose_emit.h"
 #include "transpose_lanes.h"
 
+/* ---- thin transposes: fewer source rows than a tile, 4-byte elements ---- */
+
+/* 16 x 16 floats: r[i] holds source row i on entry, column i on exit. */
+static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
+  __m512 t[16];
+  LT__UNROLL for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  LT__UNROLL for (int i = 0; i < 16; i += 4) {
+    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  LT__UNROLL for (int h = 0; h < 16; h += 8)
+    LT__UNROLL for (int i = 0; i < 4; i++) {
+      t[h + i] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0x88);
+      t[h + i + 4] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0xDD);
+    }
+  LT__UNROLL for (int i = 0; i < 8; i++) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+  }
+}
+
+/* A transpose of 2 to 15 source rows (12 attention heads moved innermost,
+ * say) has no full tile, and the edge kernel goes element by element.
+ * Here each 16 columns are loaded from every row (loads past the last row
+ * masked off: nothing is read there), transposed in registers, and stored
+ * as 16 destination rows of `rows` elements. Packed destination rows
+ * (dst_ld == rows) form one run, which goes through an L1 buffer and out
+ * with streaming stores when large. The rows are read THIN_AHEAD bytes
+ * ahead into L2: a dozen streams are more than the hardware prefetcher
+ * keeps up with. */
+enum { THIN_GROUPS = 4, THIN_AHEAD = 2048 }; /* 16-column groups per streamed run */
+
+static bool thin_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= 16; }
+
+static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols,
+                  lt__stream_policy policy) {
+  const __mmask16 lanes = (__mmask16)((1u << rows) - 1);
+  const int64_t sld = src_ld * 4, run = 16 * rows * 4; /* bytes of one group's packed output */
+  bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || cols * rows * 4 > LT__CACHED_MAX_BYTES);
+  _Alignas(64) char buf[THIN_GROUPS * 16 * 15 * 4];
+  int64_t c = 0, g = 0;
+  for (; c + 16 <= cols; c += 16) {
+    __m512 r[16];
+    LT__UNROLL for (int i = 0; i < 16; i++) {
+      const char *p = src + (i < rows ? i : 0) * sld + c * 4;
+      if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
+      r[i] = _mm512_maskz_loadu_ps(i < rows ? 0xFFFF : 0, p);
+    }
+    transpose16_ps(r);
+    char *out = stream ? buf + g * run : dst + c * dst_ld * 4;
+    LT__UNROLL for (int j = 0; j < 16; j++) _mm512_mask_storeu_ps(out + j * dst_ld * 4, lanes, r[j]);
+    if (stream && ++g == THIN_GROUPS) {
+      lt__stream_copy(dst + (c + 16 - 16 * g) * dst_ld * 4, buf, (size_t)(g * run));
+      g = 0;
+    }
+  }
+  if (g) lt__stream_copy(dst + (c - 16 * g) * dst_ld * 4, buf, (size_t)(g * run));
+  lt__edge(lt__transpose_scalar_table[2], dst + c * dst_ld * 4, dst_ld, src + c * 4, src_ld, rows, cols - c);
+  return stream;
+}
+
 static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 1); }
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 2); }
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 4); }
@@ -57,13 +124,15 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * caches, and streaming always (for batches of small transposes). */
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,              \
-                            lt__transpose_scalar_table[INDEX]))                                                 \
+    if (N == 4 && thin_fits(rows, cols) ? thin4(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE)      \
+                                        : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
+                                                              LT__STREAM_IF_LARGE, lt__transpose_scalar_table[INDEX])) \
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                \
-                            lt__transpose_scalar_table[INDEX]))                                                 \
+    if (N == 4 && thin_fits(rows, cols) ? thin4(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS)        \
+                                        : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
+                                                              LT__STREAM_ALWAYS, lt__transpose_scalar_table[INDEX])) \
       _mm_sfence();                                                                                             \
   }
 KERNELS(1, 0)
