@@ -701,6 +701,51 @@ END_TEST
  * 64-bit hash, so that neighbours and far elements all differ). */
 static uint64_t pattern(int64_t j) { return (uint64_t)j * 0x9E3779B97F4A7C15ull; }
 
+/* Gathers (stepped source, dense destination) and scatters (the other
+ * way round) have loops of their own for the common steps: each step from
+ * -3 to 9, for every element size, must move every element and touch
+ * nothing between a scatter's elements. */
+START_TEST(gathers_and_scatters_of_every_small_step_copy_every_element) {
+  static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
+  for (size_t d = 0; d < 4; d++)
+    for (int64_t step = -3; step <= 9; step++) {
+      if (step == 0) continue;
+      size_t es = lt_dtype_size(dts[d]);
+      int64_t n = 1001, len = n * (step < 0 ? -step : step);
+      lt_tensor *wide = lt_empty(dts[d], 1, &len, LT_HOST), *dense = lt_empty(dts[d], 1, &n, LT_HOST);
+      LT_ASSERT_OK_PTR(wide);
+      LT_ASSERT_OK_PTR(dense);
+      char *wp = lt_data(wide), *dp = lt_data(dense);
+      for (int64_t j = 0; j < len; j++) {
+        uint64_t v = pattern(j);
+        memcpy(wp + j * (int64_t)es, &v, es);
+      }
+      lt_tensor *view = lt_slice(wide, 0, LT_NONE, LT_NONE, step);
+      LT_ASSERT_OK(lt_copy(dense, view)); /* gather */
+      for (int64_t i = 0; i < n; i++) {
+        int64_t j = step < 0 ? len - 1 - i * -step : i * step;
+        uint64_t want = pattern(j);
+        if (memcmp(dp + i * (int64_t)es, &want, es))
+          ck_abort_msg("gather %s step %lld: element %lld", lt_dtype_name(dts[d]), (long long)step, (long long)i);
+      }
+      for (int64_t i = 0; i < n; i++) {
+        uint64_t v = pattern(len + i);
+        memcpy(dp + i * (int64_t)es, &v, es);
+      }
+      LT_ASSERT_OK(lt_copy(view, dense)); /* scatter */
+      for (int64_t j = 0; j < len; j++) {
+        int64_t pos = step < 0 ? len - 1 - j : j, i = pos / (step < 0 ? -step : step);
+        bool hit = pos % (step < 0 ? -step : step) == 0;
+        uint64_t want = hit ? pattern(len + i) : pattern(j);
+        if (memcmp(wp + j * (int64_t)es, &want, es))
+          ck_abort_msg("scatter %s step %lld: byte offset %lld", lt_dtype_name(dts[d]), (long long)step,
+                       (long long)j);
+      }
+      lt_release(wide), lt_release(dense), lt_release(view);
+    }
+}
+END_TEST
+
 /* Over 8 MiB, a gather (a source with a small inner stride into a dense
  * destination) goes through a buffer and out with streaming stores, the
  * first piece ending at the destination's lines: reversed and stepped
@@ -1251,6 +1296,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
   tcase_add_test(cp, large_gathers_into_a_dense_destination_copy_every_element);
+  tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
   suite_add_tcase(s, cp);
 
   TCase *dev = tcase_create("to_device");

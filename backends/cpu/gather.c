@@ -1,5 +1,5 @@
 /* Gathers and scatters with a fixed small stride. Each common stride (-1,
- * 2, 3, 4) gets a loop of its own with the stride a constant, which the
+ * 2, 3, 4, 8) gets a loop of its own with the stride a constant, which the
  * compiler turns into vector loads and permutes; other strides take a
  * plain loop. Built at -O3 and once per instruction set (see meson.build),
  * so the permutes are AVX-512 ones where the CPU has them. */
@@ -23,6 +23,7 @@
     case 2: GATHER(T, 2); break;                                                               \
     case 3: GATHER(T, 3); break;                                                               \
     case 4: GATHER(T, 4); break;                                                               \
+    case 8: GATHER(T, 8); break;                                                               \
     default: GATHER(T, stride); break;                                                         \
     }                                                                                          \
   }                                                                                            \
@@ -32,6 +33,7 @@
     case 2: SCATTER(T, 2); break;                                                              \
     case 3: SCATTER(T, 3); break;                                                              \
     case 4: SCATTER(T, 4); break;                                                              \
+    case 8: SCATTER(T, 8); break;                                                              \
     default: SCATTER(T, stride); break;                                                        \
     }                                                                                          \
   }
