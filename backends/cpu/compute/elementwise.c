@@ -249,8 +249,8 @@ lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   int64_t numel = outer * a->shape[a->ndim - 1];
   if (a->tiled) {
     p.band_cols = band_width(a, p.op[0].es);
-    p.band_rows = STAGE_ELEMS / p.band_cols;
     p.stage_ld = p.band_cols + STAGE_PAD / (int64_t)p.op[a->tiled].es;
+    p.band_rows = STAGE_ELEMS / p.stage_ld; /* >= 1: band_cols is at most BAND_UNALIGNED */
     int64_t blocks = (a->shape[a->ndim - 2] + p.band_rows - 1) / p.band_rows;
     numel *= a->shape[a->ndim - 2];
     outer *= blocks;
