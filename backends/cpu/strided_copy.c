@@ -39,9 +39,12 @@ typedef struct run {
  * The first piece ends where the destination's lines begin. */
 enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4, RUNS_READ_AHEAD = 8192 };
 
+/* Asks for the lines of n elements step bytes apart (each line once,
+ * none between elements more than a line apart) into L2. */
 static void prefetch_span(const char *p, int64_t n, int64_t step) {
   const char *lo = step < 0 ? p + (n - 1) * step : p, *hi = step < 0 ? p : p + (n - 1) * step;
-  for (; lo <= hi; lo += 64) __builtin_prefetch(lo, 0, 2);
+  int64_t by = step > 64 ? step : step < -64 ? -step : 64;
+  for (; lo <= hi; lo += by) __builtin_prefetch(lo, 0, 2);
 }
 
 static void gather_streamed(const run *r, size_t es) {
