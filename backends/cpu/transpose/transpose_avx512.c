@@ -1,7 +1,8 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
- * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles). Compiled with
- * -mavx512f -mavx512bw -mavx512vl -mavx512dq; partial tiles go to the
- * scalar kernels. */
+ * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles), and a thin kernel
+ * for 4-byte transposes of 2 to 15 source rows. Compiled with -mavx512f
+ * -mavx512bw -mavx512vl -mavx512dq; other partial tiles go to the scalar
+ * kernels. */
 #include <immintrin.h>
 
 #include "stream.h"
@@ -81,9 +82,8 @@ static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
  * masked off: nothing is read there), transposed in registers, and stored
  * as 16 destination rows of `rows` elements. Packed destination rows
  * (dst_ld == rows) form one run, which goes through an L1 buffer and out
- * with streaming stores when large. The rows are read THIN_AHEAD bytes
- * ahead into L2: a dozen streams are more than the hardware prefetcher
- * keeps up with. */
+ * with streaming stores when large. The rows are also read THIN_AHEAD
+ * bytes ahead into L2, as the tiled kernels read theirs. */
 enum { THIN_GROUPS = 4, THIN_AHEAD = 2048 }; /* 16-column groups per streamed run */
 
 static bool thin_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= 16; }
