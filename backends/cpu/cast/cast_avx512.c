@@ -1,9 +1,10 @@
-/* AVX-512 cast kernels, 16 floats at a time, bit-identical to the scalar
- * reference. The same arithmetic as the AVX2 kernels with mask registers
- * and the narrowing moves (vpmovdw, vpmovdb). BF16 deliberately avoids
- * vcvtneps2bf16: it treats float32 subnormal inputs as zero whatever
- * MXCSR says, and the integer rounding is as fast at memory bandwidth.
- * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq. */
+/* AVX-512 cast kernels, bit-identical to the scalar reference: encoders
+ * write one 64-byte output line at a time, decoders widen 16 values at a
+ * time. The same arithmetic as the AVX2 kernels with mask registers and
+ * the narrowing moves. The integer BF16 encoder avoids vcvtneps2bf16,
+ * which treats float32 subnormal inputs as zero whatever MXCSR says; CPUs
+ * with AVX512_BF16 get a path of their own below that uses it with a
+ * fix-up. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq. */
 #include <immintrin.h>
 
 #include "cast.h"
