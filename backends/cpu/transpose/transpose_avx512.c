@@ -1,6 +1,6 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles), and a thin kernel
- * for 4-byte transposes of 2 to 15 source rows. Compiled with -mavx512f
+ * for 2- and 4-byte transposes of 2 to 15 source rows. Compiled with -mavx512f
  * -mavx512bw -mavx512vl -mavx512dq; other partial tiles go to the scalar
  * kernels. */
 #include <immintrin.h>
@@ -50,7 +50,7 @@ static inline vec unpack_hi(vec a, vec b, size_t w) {
 #include "transpose_emit.h"
 #include "transpose_lanes.h"
 
-/* ---- thin transposes: fewer source rows than a tile, 4-byte elements ---- */
+/* ---- thin transposes: 2 to 15 source rows, 2- and 4-byte elements ---- */
 
 /* 16 x 16 floats: r[i] holds source row i on entry, column i on exit. */
 static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
@@ -79,39 +79,52 @@ static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
 /* A transpose of 2 to 15 source rows (12 attention heads moved innermost,
  * say) has no full tile, and the edge kernel goes element by element.
  * Here each 16 columns are loaded from every row (loads past the last row
- * masked off: nothing is read there), transposed in registers, and stored
- * as 16 destination rows of `rows` elements. Packed destination rows
- * (dst_ld == rows) form one run, which goes through an L1 buffer and out
- * with streaming stores when large. The rows are also read THIN_AHEAD
- * bytes ahead into L2, as the tiled kernels read theirs. */
+ * masked off: nothing is read there; 2-byte elements widened to 4),
+ * transposed in registers, and stored as 16 destination rows of `rows`
+ * elements. Packed destination rows (dst_ld == rows) form one run, which
+ * goes through an L1 buffer and out with streaming stores when large.
+ * The rows are also read THIN_AHEAD bytes ahead into L2, as the tiled
+ * kernels read theirs. */
 enum { THIN_GROUPS = 4, THIN_AHEAD = 2048 }; /* 16-column groups per streamed run */
 
 static bool thin_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= 16; }
 
-static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols,
-                  lt__stream_policy policy) {
+static inline __attribute__((always_inline)) __m512 thin_load(const char *p, bool row, size_t es) {
+  if (es == 4) return _mm512_maskz_loadu_ps(row ? 0xFFFF : 0, p);
+  return _mm512_castsi512_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(row ? 0xFFFF : 0, p)));
+}
+
+static inline __attribute__((always_inline)) void thin_store(char *p, __mmask16 lanes, __m512 v, size_t es) {
+  if (es == 4) _mm512_mask_storeu_ps(p, lanes, v);
+  else _mm256_mask_storeu_epi16(p, lanes, _mm512_cvtepi32_epi16(_mm512_castps_si512(v)));
+}
+
+static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
+                                                       int64_t rows, int64_t cols, lt__stream_policy policy,
+                                                       size_t es) {
   const __mmask16 lanes = (__mmask16)((1u << rows) - 1);
-  const int64_t sld = src_ld * 4, run = 16 * rows * 4; /* bytes of one group's packed output */
-  bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || cols * rows * 4 > LT__CACHED_MAX_BYTES);
+  const int64_t e = (int64_t)es, sld = src_ld * e, run = 16 * rows * e; /* bytes of one group's packed output */
+  bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || cols * rows * e > LT__CACHED_MAX_BYTES);
   _Alignas(64) char buf[THIN_GROUPS * 16 * 15 * 4];
   int64_t c = 0, g = 0;
   for (; c + 16 <= cols; c += 16) {
     __m512 r[16];
     LT__UNROLL for (int i = 0; i < 16; i++) {
-      const char *p = src + (i < rows ? i : 0) * sld + c * 4;
+      const char *p = src + (i < rows ? i : 0) * sld + c * e;
       if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
-      r[i] = _mm512_maskz_loadu_ps(i < rows ? 0xFFFF : 0, p);
+      r[i] = thin_load(p, i < rows, es);
     }
     transpose16_ps(r);
-    char *out = stream ? buf + g * run : dst + c * dst_ld * 4;
-    LT__UNROLL for (int j = 0; j < 16; j++) _mm512_mask_storeu_ps(out + j * dst_ld * 4, lanes, r[j]);
+    char *out = stream ? buf + g * run : dst + c * dst_ld * e;
+    LT__UNROLL for (int j = 0; j < 16; j++) thin_store(out + j * dst_ld * e, lanes, r[j], es);
     if (stream && ++g == THIN_GROUPS) {
-      lt__stream_copy(dst + (c + 16 - 16 * g) * dst_ld * 4, buf, (size_t)(g * run));
+      lt__stream_copy(dst + (c + 16 - 16 * g) * dst_ld * e, buf, (size_t)(g * run));
       g = 0;
     }
   }
-  if (g) lt__stream_copy(dst + (c - 16 * g) * dst_ld * 4, buf, (size_t)(g * run));
-  lt__edge(lt__transpose_scalar_table[2], dst + c * dst_ld * 4, dst_ld, src + c * 4, src_ld, rows, cols - c);
+  if (g) lt__stream_copy(dst + (c - 16 * g) * dst_ld * e, buf, (size_t)(g * run));
+  lt__edge(lt__transpose_scalar_table[es == 4 ? 2 : 1], dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows,
+           cols - c);
   return stream;
 }
 
@@ -124,13 +137,13 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * caches, and streaming always (for batches of small transposes). */
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (N == 4 && thin_fits(rows, cols) ? thin4(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE)      \
+    if ((N == 2 || N == 4) && thin_fits(rows, cols) ? thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE, N) \
                                         : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
                                                               LT__STREAM_IF_LARGE, lt__transpose_scalar_table[INDEX])) \
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (N == 4 && thin_fits(rows, cols) ? thin4(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS)        \
+    if ((N == 2 || N == 4) && thin_fits(rows, cols) ? thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, N) \
                                         : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
                                                               LT__STREAM_ALWAYS, lt__transpose_scalar_table[INDEX])) \
       _mm_sfence();                                                                                             \
