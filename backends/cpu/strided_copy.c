@@ -35,8 +35,11 @@ typedef struct run {
 
 /* A gather into a large dense destination goes through a buffer in L1
  * and out with streaming stores (no read-for-ownership of the
- * destination's lines), the source asked for into L2 a few pieces ahead.
- * The first piece ends where the destination's lines begin. */
+ * destination's lines), the first piece ending where the destination's
+ * lines begin. Where several elements share a line, the source is asked
+ * for into L2 a few pieces ahead; farther apart, the hardware's stride
+ * prefetcher does better alone (F32 at 512 MiB, strided read s=16..64:
+ * 15-25% faster without). */
 enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4, RUNS_READ_AHEAD = 8192 };
 
 /* Asks for the lines of n elements step bytes apart (each line once,
@@ -56,7 +59,7 @@ static void gather_streamed(const run *r, size_t es) {
     if (k > r->n - i) k = r->n - i;
     const char *s = r->src + i * r->src_step;
     int64_t ahead = i + GATHER_PIECES_AHEAD * per;
-    if (ahead < r->n) prefetch_span(r->src + ahead * r->src_step, per < r->n - ahead ? per : r->n - ahead, r->src_step);
+    if (ahead < r->n && r->src_step < 64 && r->src_step > -64) prefetch_span(r->src + ahead * r->src_step, per < r->n - ahead ? per : r->n - ahead, r->src_step);
     lt__gather(buf, s, stride, k, es);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
