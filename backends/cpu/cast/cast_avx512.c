@@ -268,7 +268,7 @@ static inline __attribute__((always_inline)) __m512i fp8_encode16(__m512i b, con
 
 /* 64 floats to one line of FP8 codes: the codes (at most 0xFF in 32-bit
  * lanes) narrow by two saturating packs, which work within 128-bit lanes,
- * and one permutation puts the four quarter-lines back in order. */
+ * and one permutation restores the order of the four quarter-lines. */
 static inline __attribute__((always_inline)) __m512i fp8_line(const float *s, const fp8 *t, lt_cast_mode mode) {
   __m512i ab = _mm512_packus_epi32(fp8_encode16(load16(s), t, mode), fp8_encode16(load16(s + V), t, mode));
   __m512i cd = _mm512_packus_epi32(fp8_encode16(load16(s + 2 * V), t, mode), fp8_encode16(load16(s + 3 * V), t, mode));
