@@ -40,14 +40,14 @@ typedef struct run {
  * for into L2 a few pieces ahead; farther apart, the hardware's stride
  * prefetcher does better alone (F32 at 512 MiB, strided read s=16..64:
  * 15-25% faster without). */
-enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4, RUNS_READ_AHEAD = 8192 };
+enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4 };
 
-/* Asks for the lines of n elements step bytes apart (each line once,
- * none between elements more than a line apart) into L2. */
-static void prefetch_span(const char *p, int64_t n, int64_t step) {
-  const char *lo = step < 0 ? p + (n - 1) * step : p, *hi = step < 0 ? p : p + (n - 1) * step;
-  int64_t by = step > 64 ? step : step < -64 ? -step : 64;
-  for (; lo <= hi; lo += by) __builtin_prefetch(lo, 0, 2);
+/* Asks for the source of n elements of r from element i on (their lines
+ * lie in one span: the steps are under a line). */
+static void read_ahead_of(const run *r, int64_t i, int64_t n, size_t es) {
+  int64_t span = (n - 1) * (r->src_step < 0 ? -r->src_step : r->src_step) + (int64_t)es;
+  const char *first = r->src + i * r->src_step;
+  lt__prefetch_l2(r->src_step < 0 ? first + (n - 1) * r->src_step : first, span);
 }
 
 static void gather_streamed(const run *r, size_t es) {
@@ -59,7 +59,8 @@ static void gather_streamed(const run *r, size_t es) {
     if (k > r->n - i) k = r->n - i;
     const char *s = r->src + i * r->src_step;
     int64_t ahead = i + GATHER_PIECES_AHEAD * per;
-    if (ahead < r->n && r->src_step < 64 && r->src_step > -64) prefetch_span(r->src + ahead * r->src_step, per < r->n - ahead ? per : r->n - ahead, r->src_step);
+    if (ahead < r->n && r->src_step < 64 && r->src_step > -64)
+      read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
     lt__gather(buf, s, stride, k, es);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
@@ -70,7 +71,7 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (order_by_source): what the
        * next runs read lies just ahead. */
-      prefetch_span(r->src + RUNS_READ_AHEAD, (int64_t)((size_t)r->n * es + 63) / 64, 64);
+      lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);

@@ -7,19 +7,15 @@
 #include <string.h>
 
 #include "cast.h"
+#include "stream.h"
 
 #define V 8
 
-/* Reading ahead keeps enough cache misses in flight: with a few dozen
- * instructions per cache line, the out-of-order window alone does not, and
- * a large cast then runs at half of memcpy's bandwidth. The prefetch goes
- * to L2 (prefetcht1), not L1: an L1 prefetch holds one of the core's few
- * line-fill buffers for the whole trip to memory, and those buffers are
- * what limits one thread's read bandwidth (F32 -> F16 at 256 MiB: 82% of
- * memcpy with prefetcht0, 91% with prefetcht1, at 4 or 8 KiB ahead). */
-#define PREFETCH_AHEAD 8192
+/* Reading ahead (see LT__READ_AHEAD): with a few dozen instructions per
+ * cache line, the out-of-order window alone keeps too few misses in
+ * flight, and a large cast runs at half of memcpy's bandwidth. */
 static inline void read_ahead(const void *p, int64_t i, size_t es) {
-  __builtin_prefetch((const char *)p + i * (int64_t)es + PREFETCH_AHEAD, 0, 2); /* _mm_prefetch got dropped by gcc 12 here */
+  lt__prefetch_l2((const char *)p + i * (int64_t)es + LT__READ_AHEAD, 1);
 }
 
 /* Converts the tail (fewer than V elements) with the scalar kernel. */

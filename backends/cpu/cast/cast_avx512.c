@@ -8,19 +8,15 @@
 #include <immintrin.h>
 
 #include "cast.h"
+#include "stream.h"
 
 #define V 16
 
-/* Reading ahead keeps enough cache misses in flight: with a few dozen
- * instructions per cache line, the out-of-order window alone does not, and
- * a large cast then runs at half of memcpy's bandwidth. The prefetch goes
- * to L2 (prefetcht1), not L1: an L1 prefetch holds one of the core's few
- * line-fill buffers for the whole trip to memory, and those buffers are
- * what limits one thread's read bandwidth (F32 -> F16 at 256 MiB: 82% of
- * memcpy with prefetcht0 4 KiB ahead, 91% with prefetcht1 4-16 KiB ahead). */
-#define PREFETCH_AHEAD 8192
+/* Reading ahead (see LT__READ_AHEAD): with a few dozen instructions per
+ * cache line, the out-of-order window alone keeps too few misses in
+ * flight, and a large cast runs at half of memcpy's bandwidth. */
 static inline void read_ahead(const void *p, int64_t i, size_t es) {
-  __builtin_prefetch((const char *)p + i * (int64_t)es + PREFETCH_AHEAD, 0, 2); /* _mm_prefetch got dropped by gcc 12 here */
+  lt__prefetch_l2((const char *)p + i * (int64_t)es + LT__READ_AHEAD, 1);
 }
 
 static void tail(lt__cast_fn scalar, void *dst, size_t dsize, const void *src, size_t ssize, int64_t done, int64_t n) {
@@ -92,10 +88,6 @@ typedef __m512i (*line_fn)(const float *src, lt_cast_mode mode);
 #define PAGE 4096
 #define PAGES 4
 
-static inline void read_line_ahead(const float *at, int64_t floats, int64_t bytes_ahead) {
-  for (int64_t b = 0; b < floats * 4; b += 64) __builtin_prefetch((const char *)at + b + bytes_ahead, 0, 2);
-}
-
 /* Encodes n floats to a format of des bytes with line() (a constant: the
  * loop is inlined per format and mode), scalar() for the unaligned head
  * and the last partial line. */
@@ -113,12 +105,12 @@ static inline __attribute__((always_inline)) void encode_lines(void *dst, const 
       for (int64_t j = 0; j < page; j += per_line)
         for (int p = 0; p < PAGES; p++) {
           const float *at = s + i + p * page + j;
-          read_line_ahead(at, per_line, 2 * PAGES * PAGE);
+          lt__prefetch_l2((const char *)at + 2 * PAGES * PAGE, per_line * 4);
           _mm512_stream_si512((__m512i *)(d + (at - s) * (int64_t)des), line(at, mode));
         }
   }
   for (; i + per_line <= n; i += per_line) {
-    read_line_ahead(s + i, per_line, PREFETCH_AHEAD);
+    lt__prefetch_l2((const char *)(s + i) + LT__READ_AHEAD, per_line * 4);
     put512(d + i * (int64_t)des, line(s + i, mode), w.stream);
   }
   if (w.stream) _mm_sfence();

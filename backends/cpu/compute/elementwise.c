@@ -61,15 +61,6 @@ static bool plain_row(const plan *p, const lt__run *o) {
   return true;
 }
 
-/* Inputs of a streamed row are prefetched this far ahead into L2: one
- * thread's demand loads alone keep too few lines in flight to use memory's
- * bandwidth (and an L1 prefetch would hold the line-fill buffers that
- * limit them). */
-#define READ_AHEAD 8192
-static void prefetch_l2(const char *x, int64_t bytes) {
-  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(x + b, 0, 2);
-}
-
 static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
   const lt__ew_args *a = p->a;
   int64_t es = (int64_t)o[0].es;
@@ -88,8 +79,9 @@ static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
   for (int64_t i = 0, k; i < n; i += k) {
     k = i == 0 && head ? head : STREAM_PIECE;
     if (k > n - i) k = n - i;
-    if (!a->tiled && !s0) prefetch_l2(x0 + (i * es + READ_AHEAD), k * es);
-    if (!a->tiled && x1 && !s1) prefetch_l2(x1 + (i * es + READ_AHEAD), k * es);
+    /* Read ahead (LT__READ_AHEAD); a tiled op's rows read ahead by rows. */
+    if (!a->tiled && !s0) lt__prefetch_l2(x0 + (i * es + LT__READ_AHEAD), k * es);
+    if (!a->tiled && x1 && !s1) lt__prefetch_l2(x1 + (i * es + LT__READ_AHEAD), k * es);
     lt__ew_apply(a->op, a->compute, out, s0 ? x0 : x0 + i * es, s0, s1 || !x1 ? x1 : x1 + i * es, s1, k);
     lt__stream_copy(y + i * es, out, (size_t)(k * es));
   }
@@ -169,7 +161,7 @@ static void do_tile(const plan *p, const lt__run *base, char *stage, int64_t r0,
   lt__transpose_fn tr = lt__transpose_best(x->es);
   for (int64_t c = 0; c < nc; c += STRIP) {
     const char *ahead = x0 + (c + PREFETCH_STRIPS * STRIP) * sx;
-    for (int64_t i = 0; i < STRIP; i++) prefetch_l2(ahead + i * sx, nr * es);
+    for (int64_t i = 0; i < STRIP; i++) lt__prefetch_l2(ahead + i * sx, nr * es);
     tr(stage + c * es, p->stage_ld, x0 + c * sx, a->strides[t][cd], nc - c < STRIP ? nc - c : STRIP, nr);
   }
   for (int64_t r = 0; r < nr; r++) {
@@ -179,7 +171,7 @@ static void do_tile(const plan *p, const lt__run *base, char *stage, int64_t r0,
       o[j].p += ((r0 + r) * a->strides[j][rd] + c0 * a->strides[j][cd]) * (int64_t)o[j].es;
       o[j].stride = a->strides[j][cd];
       if (j > 0 && j != t && o[j].stride == 1 && a->strides[j][rd] != 0)
-        prefetch_l2(o[j].p + ROWS_AHEAD * a->strides[j][rd] * (int64_t)o[j].es, nc * (int64_t)o[j].es);
+        lt__prefetch_l2(o[j].p + ROWS_AHEAD * a->strides[j][rd] * (int64_t)o[j].es, nc * (int64_t)o[j].es);
     }
     o[t].p = stage + r * p->stage_ld * (int64_t)x->es;
     o[t].stride = 1;
