@@ -123,7 +123,8 @@ START_TEST(thin_shapes_match_the_naive_loop) {
     check_layout(&k, &t);
   }
   static const layout streamed[] = {
-      {12, 30000, 30000, 12, 0, 0}, {12, 30001, 30003, 12, 4, 8}, {2, 70001, 70001, 2, 0, 0}, {7, 40000, 40000, 9, 0, 0}};
+      {12, 30000, 30000, 12, 0, 0}, {12, 30001, 30003, 12, 4, 8},
+      {2, 70001, 70001, 2, 0, 0},   {7, 40000, 40000, 9, 0, 0}};
   for (int i = 0; i < 4; i++) check_layout(&k, &streamed[i]);
 }
 END_TEST

@@ -209,7 +209,8 @@ static void rows_tiled(void *ctx, int64_t begin, int64_t end) {
       plain_rows(p, o, r0, nr);
       continue;
     }
-    for (int64_t c0 = 0; c0 < ncols; c0 += cols) do_tile(p, o, stage, r0, nr, c0, ncols - c0 < cols ? ncols - c0 : cols);
+    for (int64_t c0 = 0; c0 < ncols; c0 += cols)
+      do_tile(p, o, stage, r0, nr, c0, ncols - c0 < cols ? ncols - c0 : cols);
   }
   if (p->stream) lt__stream_fence();
   if (stage) lt__free(stage, stage_bytes, 64);

@@ -133,19 +133,27 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 4); }
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
+/* The thin kernel where it fits, else the tiles; whether it streamed
+ * (streaming stores are weakly ordered: the caller then fences). */
+static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64_t dst_ld, const char *src,
+                                                                int64_t src_ld, int64_t rows, int64_t cols, size_t es,
+                                                                lt__tile_fn tile, lt__stream_policy policy,
+                                                                lt__transpose_fn edge) {
+  if ((es == 2 || es == 4) && thin_fits(rows, cols)) return thin(dst, dst_ld, src, src_ld, rows, cols, policy, es);
+  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge);
+}
+
 /* Each element size twice: streaming when one call's output outgrows the
  * caches, and streaming always (for batches of small transposes). */
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if ((N == 2 || N == 4) && thin_fits(rows, cols) ? thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE, N) \
-                                        : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
-                                                              LT__STREAM_IF_LARGE, lt__transpose_scalar_table[INDEX])) \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,                     \
+                      lt__transpose_scalar_table[INDEX]))                                                        \
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if ((N == 2 || N == 4) && thin_fits(rows, cols) ? thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, N) \
-                                        : lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N,  \
-                                                              LT__STREAM_ALWAYS, lt__transpose_scalar_table[INDEX])) \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                       \
+                      lt__transpose_scalar_table[INDEX]))                                                        \
       _mm_sfence();                                                                                             \
   }
 KERNELS(1, 0)
