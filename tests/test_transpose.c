@@ -184,8 +184,9 @@ static int64_t cols_past_the_cached_limit(int64_t k, size_t es) {
 /* Past LT__CACHED_MAX_BYTES the vector paths switch to streaming stores,
  * staging each destination line that a tile row straddles: aligned rows
  * with the full tiles starting a few elements in, rows of every alignment
- * (odd leading dimensions), misaligned elements, and runs of one, two
- * and three tiles along the destination rows. */
+ * (odd leading dimensions), misaligned elements (rows two bytes apart in
+ * alignment, or one), and runs of one, two and three tiles along the
+ * destination rows. */
 START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i);
   if (!k.fn) return;
@@ -196,6 +197,7 @@ START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
       {rows, cols, (cols / line + 2) * line, aligned_ld, 64 - 3 * k.es, 64 - 5 * k.es},
       {rows, cols, cols + 1, rows + 1, 0, 0},
       {rows, cols, cols, aligned_ld + 1, 1, 3},
+      {rows, cols, cols + 3, rows + 1, 0, 2},
       {2 * line - 1, cols_past_the_cached_limit(1, k.es), cols_past_the_cached_limit(1, k.es) + 1, 2 * line + 1, 0, 0},
       {3 * line - 1, cols_past_the_cached_limit(2, k.es), cols_past_the_cached_limit(2, k.es), 3 * line - 1, 0, 0},
       {4 * line - 1, cols_past_the_cached_limit(3, k.es), cols_past_the_cached_limit(3, k.es), 4 * line + 7, 0, 0},

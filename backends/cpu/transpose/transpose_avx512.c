@@ -47,6 +47,23 @@ static inline vec unpack_hi(vec a, vec b, size_t w) {
   }
 }
 
+/* The destination line that starts mis bytes before a row segment cur:
+ * the last mis bytes of the segment before it, prev, then cur's first
+ * 64 - mis. mis is a multiple of unit (2 or 4): one two-source
+ * permutation of words or halves. */
+#define LT__SPLICE_MIN_UNIT 2
+static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
+  if (unit >= 4) {
+    __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                   _mm512_set1_epi32(16 - (int)(mis / 4)));
+    return _mm512_permutex2var_epi32(prev, idx, cur);
+  }
+  __m512i idx = _mm512_add_epi16(_mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
+                                                  14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                 _mm512_set1_epi16((short)(32 - mis / 2)));
+  return _mm512_permutex2var_epi16(prev, idx, cur);
+}
+
 #include "transpose_emit.h"
 #include "transpose_lanes.h"
 

@@ -76,12 +76,38 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
   }
 }
 
+#ifdef LT__SPLICE_MIN_UNIT
+/* As stage_row, for a path whose one-vector rows can be spliced in a
+ * register (lt__splice): the stage keeps only the row's last segment,
+ * and line k - 1 is its last mis bytes and this segment's first 64 - mis.
+ * One aligned load, one shuffle and one store per line instead of three
+ * of each, and no line waits a tile. */
+static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
+                                                             const vec *v) {
+  _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
+  size_t mis = (uintptr_t)seg % 64;
+  if (o->first && o->last) {
+    store_row(seg, v);
+    return;
+  }
+  if (o->first) store_bytes(seg, v, 0, 64 - mis);
+  else stream_vec(seg - mis, lt__splice(*(const vec *)stage, v[0], mis, o->unit));
+  if (o->last) store_bytes(seg + 64 - mis, v, 64 - mis, mis);
+  else store_vec(stage, v[0]);
+}
+#endif
+
 /* How a tile writes its rows; a constant in each specialised copy of the
  * tile, so that the code in use stays small enough for the I-cache. */
-typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED } emit_mode;
+typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED, EMIT_SPLICED } emit_mode;
 
 static inline emit_mode emit_mode_of(const lt__tile_out *o) {
-  return !o->stream ? EMIT_PLAIN : !o->stage ? EMIT_STREAM : EMIT_STAGED;
+  if (!o->stream) return EMIT_PLAIN;
+  if (!o->stage) return EMIT_STREAM;
+#ifdef LT__SPLICE_MIN_UNIT
+  if (o->unit >= LT__SPLICE_MIN_UNIT) return EMIT_SPLICED;
+#endif
+  return EMIT_STAGED;
 }
 
 /* Writes 64-byte row number row of a tile, v, to its segment seg. */
@@ -91,6 +117,11 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
   case EMIT_PLAIN: store_row(seg, v); break;
   case EMIT_STREAM: stream_row(seg, v); break;
   case EMIT_STAGED: stage_row(o, seg, o->stage + row * 128, v); break;
+  case EMIT_SPLICED:
+#ifdef LT__SPLICE_MIN_UNIT
+    splice_row(o, seg, o->stage + row * 128, v);
+#endif
+    break;
   }
 }
 

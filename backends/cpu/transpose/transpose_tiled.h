@@ -15,13 +15,15 @@
  * dst + i * dld (leading dimension in bytes). stream asks for streaming
  * stores, which need whole aligned lines; when the rows are not all
  * line-aligned, stage holds 128 bytes (64-byte aligned) per tile row that
- * carry each row's last two segments from one tile to the next along it,
- * and the flags place this tile in the rows' run of tiles. */
+ * carry each row's last segments from one tile to the next along it
+ * (two, or one where the path splices lines in registers), and the flags
+ * place this tile in the rows' run of tiles. */
 typedef struct lt__tile_out {
   char *dst;
   int64_t dld;
   bool stream;
   char *stage;              /* NULL: rows line-aligned, stream directly */
+  int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
   bool first, second, last; /* the tile's index along the rows: 0, 1, last */
 } lt__tile_out;
 
@@ -53,6 +55,7 @@ typedef struct lt__tiling {
   int64_t dld, sld, es;         /* leading dimensions in bytes */
   int64_t r0, c0, nrows, ncols; /* the full tiles: [r0, r0 + nrows) x [c0, c0 + ncols) */
   int64_t t;                    /* tile side in elements */
+  int unit;                     /* as in lt__tile_out */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -71,6 +74,7 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
                       .dld = g->dld,
                       .stream = stream,
                       .stage = stage,
+                      .unit = g->unit,
                       .first = r == g->r0,
                       .second = r == g->r0 + g->t,
                       .last = r + g->t == g->r0 + g->nrows};
@@ -145,6 +149,8 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   lt__tiling g = {.dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
+  uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
+  g.unit = rows_at % 4 == 0 ? 4 : rows_at % 2 == 0 ? 2 : 1;
   g.r0 = lt__min64(lt__align_skip(dst, g.dld, es), rows);
   g.c0 = lt__min64(lt__align_skip(src, g.sld, es), cols);
   g.nrows = (rows - g.r0) / g.t * g.t;
