@@ -110,18 +110,33 @@ static inline emit_mode emit_mode_of(const lt__tile_out *o) {
   return EMIT_STAGED;
 }
 
-/* Writes 64-byte row number row of a tile, v, to its segment seg. */
+/* The flags of tile s of the segs tiles of a call, as if called alone. */
+static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
+  lt__tile_out t = *o;
+  t.first = o->first && s == 0;
+  t.second = s == 0 ? o->second : s == 1 && o->first;
+  t.last = o->last && s == segs - 1;
+  return t;
+}
+
+/* Writes row number row of a call's segs tiles, v (ROW_VECS vectors per
+ * tile), to its segs adjacent 64-byte segments from seg on. */
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
-                                                           const vec *v, emit_mode mode) {
-  switch (mode) {
-  case EMIT_PLAIN: store_row(seg, v); break;
-  case EMIT_STREAM: stream_row(seg, v); break;
-  case EMIT_STAGED: stage_row(o, seg, o->stage + row * 128, v); break;
-  case EMIT_SPLICED:
+                                                           const vec *v, emit_mode mode, int segs) {
+  LT__UNROLL for (int s = 0; s < segs; s++) {
+    char *at = seg + s * 64;
+    const vec *part = v + s * ROW_VECS;
+    lt__tile_out one = nth_tile(o, s, segs);
+    switch (mode) {
+    case EMIT_PLAIN: store_row(at, part); break;
+    case EMIT_STREAM: stream_row(at, part); break;
+    case EMIT_STAGED: stage_row(&one, at, o->stage + row * 128, part); break;
+    case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
-    splice_row(o, seg, o->stage + row * 128, v);
+      splice_row(&one, at, o->stage + row * 128, part);
 #endif
-    break;
+      break;
+    }
   }
 }
 

@@ -48,36 +48,49 @@ static inline __attribute__((always_inline)) void block_strip(vec *r, const char
   LT__UNROLL for (int s = 0; s < stages_of(es); s++) unpack_stage(r, k, es << s);
 }
 
-/* One tile of 64 x 64 bytes (a cache line a side). Each strip of
- * destination rows is finished across the whole 64 bytes before the
- * next. */
+/* segs tiles of 64 x 64 bytes (a cache line a side) along the rows. Each
+ * strip of destination rows is finished across all its segs * 64 bytes
+ * before the next. */
 static inline __attribute__((always_inline)) void line_tile_as(const lt__tile_out *o, const char *src, int64_t sld,
-                                                               size_t es, emit_mode mode) {
-  const int k = 16 / (int)es;
-  const int64_t side = VBYTES / (int64_t)es; /* a vector block's side in elements */
+                                                               size_t es, emit_mode mode, int segs) {
+  const int k = 16 / (int)es, blocks = segs * ROW_VECS; /* vector blocks along the rows */
+  const int64_t side = VBYTES / (int64_t)es;             /* a vector block's side in elements */
   LT__UNROLL for (int bc = 0; bc < ROW_VECS; bc++)
     LT__UNROLL for (int strip = 0; strip < LANES; strip++) {
-      vec r[ROW_VECS][16];
+      vec r[2 * ROW_VECS][16];
       const char *block = src + bc * VBYTES;
-      LT__UNROLL for (int br = 0; br < ROW_VECS; br++) block_strip(r[br], block + br * side * sld, sld, strip, es);
+      LT__UNROLL for (int br = 0; br < blocks; br++) block_strip(r[br], block + br * side * sld, sld, strip, es);
       LT__UNROLL for (int c = 0; c < k; c++) {
         int64_t row = bc * side + strip * k + c;
-        vec v[ROW_VECS];
-        LT__UNROLL for (int br = 0; br < ROW_VECS; br++) v[br] = r[br][bit_reverse(c, stages_of(es))];
-        emit_row(o, o->dst + row * o->dld, row, v, mode);
+        vec v[2 * ROW_VECS];
+        LT__UNROLL for (int br = 0; br < blocks; br++) v[br] = r[br][bit_reverse(c, stages_of(es))];
+        emit_row(o, o->dst + row * o->dld, row, v, mode, segs);
       }
     }
+}
+
+/* One tile, or (where the path defines LT__TILE_PAIRS) two along the
+ * rows. */
+static inline __attribute__((always_inline)) void line_tile_segs(const lt__tile_out *o, const char *src,
+                                                                 int64_t sld, size_t es, emit_mode mode) {
+#ifdef LT__TILE_PAIRS
+  if (o->segs == 2) {
+    line_tile_as(o, src, sld, es, mode, 2);
+    return;
+  }
+#endif
+  line_tile_as(o, src, sld, es, mode, 1);
 }
 
 static inline __attribute__((always_inline)) void line_tile(const lt__tile_out *o, const char *src, int64_t sld,
                                                             size_t es) {
   switch (emit_mode_of(o)) {
-  case EMIT_PLAIN: line_tile_as(o, src, sld, es, EMIT_PLAIN); break;
-  case EMIT_STREAM: line_tile_as(o, src, sld, es, EMIT_STREAM); break;
-  case EMIT_STAGED: line_tile_as(o, src, sld, es, EMIT_STAGED); break;
+  case EMIT_PLAIN: line_tile_as(o, src, sld, es, EMIT_PLAIN, 1); break;
+  case EMIT_STREAM: line_tile_segs(o, src, sld, es, EMIT_STREAM); break;
+  case EMIT_STAGED: line_tile_segs(o, src, sld, es, EMIT_STAGED); break;
   case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
-    line_tile_as(o, src, sld, es, EMIT_SPLICED);
+    line_tile_segs(o, src, sld, es, EMIT_SPLICED);
 #endif
     break;
   }

@@ -24,7 +24,8 @@ typedef struct lt__tile_out {
   bool stream;
   char *stage;              /* NULL: rows line-aligned, stream directly */
   int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
-  bool first, second, last; /* the tile's index along the rows: 0, 1, last */
+  int segs;                 /* tiles along the rows in this call: 1, or 2 (see lt__tiling) */
+  bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
 } lt__tile_out;
 
 /* Transposes one full tile; the source's leading dimension in bytes. */
@@ -56,6 +57,13 @@ typedef struct lt__tiling {
   int64_t r0, c0, nrows, ncols; /* the full tiles: [r0, r0 + nrows) x [c0, c0 + ncols) */
   int64_t t;                    /* tile side in elements */
   int unit;                     /* as in lt__tile_out */
+  /* Tiles a streamed tile call may take along the rows: 2 where the path
+   * can, so that each destination row gets two adjacent lines back to
+   * back. Rows a power of two apart otherwise take one line each from a
+   * bank of the memory that they all share: streaming 64 bytes to each of
+   * 512 rows 2 KiB apart in turn runs at half of sequential speed, 128
+   * bytes at full. */
+  int max_segs;
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -69,15 +77,16 @@ static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t 
 }
 
 static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
-                                                              lt__tile_fn tile, bool stream, char *stage) {
+                                                              lt__tile_fn tile, bool stream, char *stage, int segs) {
   lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
                       .dld = g->dld,
                       .stream = stream,
                       .stage = stage,
                       .unit = g->unit,
+                      .segs = segs,
                       .first = r == g->r0,
                       .second = r == g->r0 + g->t,
-                      .last = r + g->t == g->r0 + g->nrows};
+                      .last = r + segs * g->t == g->r0 + g->nrows};
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
@@ -85,7 +94,7 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
  * along each row instead of scattering over rows a ld apart. */
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile) {
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
-    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL);
+    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL, 1);
 }
 
 /* A streamed tile first asks for the lines this far ahead along each of
@@ -96,9 +105,9 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
  * bytes, 80% at 512, 70% at 2048; prefetching into L1 no better). */
 #define LT__TILE_READ_AHEAD 256
 
-static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c) {
+static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c, int segs) {
   const char *p = g->src + r * g->sld + c * g->es + LT__TILE_READ_AHEAD;
-  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
+  for (int64_t i = 0; i < segs * g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
 }
 
 /* Streamed output: along strips of source rows, which the hardware
@@ -112,14 +121,15 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   size_t stage_bytes = aligned ? 0 : (size_t)panel * 128;
   char *stage = aligned ? NULL : lt__alloc(stage_bytes, 64);
   if (!aligned && !stage) return false;
-  int64_t strip = g->t > LT__STRIP_ROWS ? g->t : LT__STRIP_ROWS;
+  int64_t strip = g->max_segs * g->t > LT__STRIP_ROWS ? g->max_segs * g->t : LT__STRIP_ROWS;
   int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
   for (int64_t cb = g->c0; cb < c_end; cb += panel)
     for (int64_t rs = g->r0; rs < r_end; rs += strip)
       for (int64_t c = cb; c < lt__min64(cb + panel, c_end); c += g->t)
-        for (int64_t r = rs; r < lt__min64(rs + strip, r_end); r += g->t) {
-          lt__tile_read_ahead(g, r, c);
-          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL);
+        for (int64_t r = rs, end = lt__min64(rs + strip, r_end), segs; r < end; r += segs * g->t) {
+          segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
+          lt__tile_read_ahead(g, r, c, (int)segs);
+          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL, (int)segs);
         }
   lt__free(stage, stage_bytes, 64);
   return true;
@@ -145,8 +155,9 @@ typedef enum lt__stream_policy { LT__STREAM_NEVER, LT__STREAM_IF_LARGE, LT__STRE
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
-                                                                      lt__transpose_fn edge) {
-  lt__tiling g = {.dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es};
+                                                                      lt__transpose_fn edge, int max_segs) {
+  lt__tiling g = {
+      .dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es, .max_segs = max_segs};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
