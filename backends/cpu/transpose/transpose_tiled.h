@@ -28,7 +28,8 @@ typedef struct lt__tile_out {
   bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
 } lt__tile_out;
 
-/* Transposes one full tile; the source's leading dimension in bytes. */
+/* Transposes out->segs full tiles along the source rows (a tile per line
+ * of each destination row); the source's leading dimension in bytes. */
 typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sld);
 
 /* Past this many destination bytes (source and destination together
