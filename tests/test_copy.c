@@ -808,6 +808,59 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
 }
 END_TEST
 
+/* Copies contiguous(permute(v, perm)) of a source of dtype dt and the
+ * given shape, filled with pattern(j) at storage element j and viewed
+ * with dim `reversed` stepping by -1 (none: -1), and checks each element
+ * against its definition: destination index i is source index s with
+ * s[perm[d]] = i[d]. */
+static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed) {
+  size_t es = lt_dtype_size(dt);
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) n *= shape[d];
+  lt_tensor *src = lt_empty(dt, ndim, shape, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, n);
+  lt_tensor *v = lt_slice(src, reversed >= 0 ? reversed : 0, LT_NONE, LT_NONE, reversed >= 0 ? -1 : 1);
+  lt_tensor *p = lt_permute(v, perm), *c = lt_contiguous(p);
+  LT_ASSERT_OK_PTR(c);
+  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  int64_t idx[LT_MAX_DIMS] = {0};
+  for (int64_t i = 0; i < n; i++) {
+    int64_t s[LT_MAX_DIMS], storage = 0;
+    for (int d = 0; d < ndim; d++) s[perm[d]] = idx[d];
+    if (reversed >= 0) s[reversed] = shape[reversed] - 1 - s[reversed];
+    for (int d = 0; d < ndim; d++) storage = storage * shape[d] + s[d];
+    if (element_at(lt_data(c), es, i) != (pattern(storage) & mask))
+      ck_abort_msg("%s %d-D: element %lld is not source element %lld", lt_dtype_name(dt), ndim, (long long)i,
+                   (long long)storage);
+    for (int d = ndim - 1; d >= 0 && ++idx[d] == shape[perm[d]]; d--) idx[d] = 0;
+  }
+  lt_release(src), lt_release(v), lt_release(p), lt_release(c);
+}
+
+/* A transpose whose destination's inner dim is shorter than a tile takes
+ * the destination's inner dims together as the rows of one 2-D transpose
+ * (BHTD to (3,2,1,0): rows (H, B)), gathered from the source row by row:
+ * groups of two and three dims, with dims outside the group on both sides
+ * of the source's unit dim, a reversed dim inside the group, destination
+ * rows that start lines and rows that do not, for every element size. */
+START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
+  static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
+  for (size_t k = 0; k < 4; k++) {
+    check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, -1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, 1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 9, 40}, (int[]){3, 2, 1, 0}, -1);
+    check_permuted_copy(dts[k], 5, (int64_t[]){2, 4, 5, 7, 40}, (int[]){0, 4, 3, 2, 1}, 2);
+  }
+}
+END_TEST
+
+/* The same past 8 MiB, where the small transposes stream and read ahead. */
+START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
+}
+END_TEST
+
 START_TEST(copy_into_a_zero_size_destination_does_nothing) {
   lt_tensor *src = lt_zeros(LT_F32, 1, (int64_t[]){3}, LT_HOST);
   lt_tensor *dst = lt_zeros(LT_F32, 2, (int64_t[]){0, 3}, LT_HOST);
@@ -1309,10 +1362,12 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
+  tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
   suite_add_tcase(s, cp);
 
   TCase *large = tcase_create("large");
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
+  tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
 

@@ -13,6 +13,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "gather.h"
+#include "grouped_transpose.h"
 #include "layout.h"
 #include "pool.h"
 #include "stream.h"
@@ -250,6 +251,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
   if (tileable(a)) {
+    if (lt__grouped_transpose(a)) return LT_OK;
     /* A batch of transposes whose slices are each small but together
      * outgrow the caches streams every slice. */
     size_t es = lt__dtype_size(a->dst_dtype);
