@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "odometer.h"
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
@@ -95,21 +96,10 @@ static void group_cols(const group_plan *g, char *dst, const char *src, int64_t 
 static void group_range(void *ctx, int64_t c0, int64_t c1) {
   const group_plan *g = ctx;
   const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es, idx[LT_MAX_DIMS] = {0}, dst_off = 0, src_off = 0;
-  for (;;) {
-    group_cols(g, a->dst + dst_off, a->src + src_off, c0, c1);
-    int d = g->first - 1;
-    for (; d >= 0; d--) {
-      if (d == g->k) continue;
-      dst_off += a->dst_strides[d] * es;
-      src_off += a->src_strides[d] * es;
-      if (++idx[d] < a->shape[d]) break;
-      dst_off -= a->dst_strides[d] * es * a->shape[d];
-      src_off -= a->src_strides[d] * es * a->shape[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return;
-  }
+  lt__odometer o = {.dst_off = 0};
+  do
+    group_cols(g, a->dst + o.dst_off, a->src + o.src_off, c0, c1);
+  while (lt__odometer_step(&o, a, g->first, g->k, (int64_t)g->es, (int64_t)g->es));
 }
 
 bool lt__grouped_transpose(const lt__copy_args *a) {

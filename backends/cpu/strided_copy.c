@@ -15,6 +15,7 @@
 #include "gather.h"
 #include "grouped_transpose.h"
 #include "layout.h"
+#include "odometer.h"
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
@@ -142,26 +143,15 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
     r.dst_step = a->dst_strides[inner] * (int64_t)des;
     r.src_step = a->src_strides[inner] * (int64_t)ses;
   }
-  int64_t idx[LT_MAX_DIMS] = {0};
-  int64_t dst_off = 0, src_off = 0; /* bytes from element (0,..,0) */
-  for (;;) {
-    r.dst = a->dst + dst_off;
-    r.src = a->src + src_off;
+  lt__odometer o = {.dst_off = 0};
+  do {
+    r.dst = a->dst + o.dst_off;
+    r.src = a->src + o.src_off;
     if (same) move_run(&r, des, stream);
     else if (fast) convert_run_fast(&r, fast, des, ses);
     else if (convert_run(&r, a) != LT_OK) return LT_ERR_ARG;
-    /* Odometer over the outer dims. */
-    int d = inner - 1;
-    for (; d >= 0; d--) {
-      dst_off += a->dst_strides[d] * (int64_t)des;
-      src_off += a->src_strides[d] * (int64_t)ses;
-      if (++idx[d] < a->shape[d]) break;
-      dst_off -= a->dst_strides[d] * (int64_t)des * a->shape[d];
-      src_off -= a->src_strides[d] * (int64_t)ses * a->shape[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return LT_OK;
-  }
+  } while (lt__odometer_step(&o, a, inner, -1, (int64_t)des, (int64_t)ses));
+  return LT_OK;
 }
 
 /* ---- true transposes: the 2-D tile kernel over dims (inner, k) ---- */
@@ -187,21 +177,12 @@ static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
-  int64_t idx[LT_MAX_DIMS] = {0}, dst_off = c0 * a->dst_strides[k] * es, src_off = c0 * es;
-  for (;;) {
-    j->fn(a->dst + dst_off, a->dst_strides[k], a->src + src_off, a->src_strides[in], a->shape[in], c1 - c0);
-    int d = in - 1;
-    for (; d >= 0; d--) {
-      if (d == k) continue;
-      dst_off += a->dst_strides[d] * es;
-      src_off += a->src_strides[d] * es;
-      if (++idx[d] < a->shape[d]) break;
-      dst_off -= a->dst_strides[d] * es * a->shape[d];
-      src_off -= a->src_strides[d] * es * a->shape[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return;
-  }
+  char *dst = a->dst + c0 * a->dst_strides[k] * es;
+  const char *src = a->src + c0 * es;
+  lt__odometer o = {.dst_off = 0};
+  do
+    j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], a->shape[in], c1 - c0);
+  while (lt__odometer_step(&o, a, in, k, es, es));
 }
 
 /* ---- everything else ---- */
