@@ -840,15 +840,20 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
 
 /* A transpose whose destination's inner dim is shorter than a tile takes
  * the destination's inner dims together as the rows of one 2-D transpose
- * (BHTD to (3,2,1,0): rows (H, B)), gathered from the source row by row:
- * groups of two and three dims, with dims outside the group on both sides
- * of the source's unit dim, a reversed dim inside the group, destination
- * rows that start lines and rows that do not, for every element size. */
+ * (BHTD to (3,2,1,0): rows (H, B)), gathered from the source row by row,
+ * and several indices of the next dim per call where it continues the
+ * destination's run (T, in pairs of lines): groups of two and three dims,
+ * with dims outside the group on both sides of the source's unit dim,
+ * calls taking one, two, four or eight indices of the next dim and fewer
+ * for the last, a reversed dim inside the group and outside it,
+ * destination rows that start lines and rows that do not, for every
+ * element size. */
 START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
   static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
   for (size_t k = 0; k < 4; k++) {
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, 1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, 2);
     check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 9, 40}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 5, (int64_t[]){2, 4, 5, 7, 40}, (int[]){0, 4, 3, 2, 1}, 2);
   }
