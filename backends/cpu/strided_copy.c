@@ -1,7 +1,9 @@
 /* The CPU strided copy. The core's planner (copy_plan.c) has ordered the
  * dims by the destination, merged what it could and named the kind of
  * loop. A true transpose goes to the 2-D tile kernels (transpose/) over
- * the dims that are unit-stride on each side; everything else is an outer
+ * the dims that are unit-stride on each side, or, where the destination's
+ * unit-stride dim is shorter than a tile, over a group of its inner dims
+ * (grouped_transpose.c); everything else is an outer
  * odometer over all but the innermost dim with one inner run per step: a
  * memcpy when both sides are dense, a typed strided loop otherwise, or a
  * conversion when the dtypes differ. Large copies that cannot fail are

@@ -52,12 +52,12 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
     if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,              \
-                            lt__transpose_scalar_table[INDEX], 1))                                                 \
+                            lt__transpose_scalar_table[INDEX], 1))                                              \
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
     if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                \
-                            lt__transpose_scalar_table[INDEX], 1))                                                 \
+                            lt__transpose_scalar_table[INDEX], 1))                                              \
       _mm_sfence();                                                                                             \
   }
 KERNELS(1, 0)
