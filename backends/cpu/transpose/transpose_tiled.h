@@ -39,11 +39,13 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
  * output cached for whoever reads it next. */
 #define LT__CACHED_MAX_BYTES (1 << 20)
 
-/* Streaming walks the source in strips of at least this many rows (a
- * tile's side, if more): fewer streams than the L2 prefetcher follows,
- * now that each row is also read ahead in software (F32, 512 MiB: 2-D
+/* Streaming walks the source in strips of at least this many rows (the
+ * side of the tiles a call takes along the rows, if more: 32 F32 rows
+ * for a pair): fewer streams than the L2 prefetcher follows, now that
+ * each row is also read ahead in software (single F32 tiles, 512 MiB: 2-D
  * transpose with odd sides 61% -> 72% of memcpy at 16 rows instead of
- * 32, BHTD (0,3,1,2) 48% -> 61%, the rest unchanged; 64 rows worse). */
+ * 32, BHTD (0,3,1,2) 48% -> 61%, the rest unchanged; 64 rows worse. With
+ * pairs, strips of 32 rows gain more than the extra streams cost). */
 #define LT__STRIP_ROWS 16
 
 /* Streaming covers the destination in panels of this many rows: long
