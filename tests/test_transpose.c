@@ -245,6 +245,28 @@ START_TEST(streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes) 
 }
 END_TEST
 
+/* Streamed kernels that go through panels (the AVX2 path's words and
+ * doubles; LT__PANEL_COLS columns by LT__PANEL_ROW_BYTES of destination
+ * row), and the others on the same shapes: several panels each way with
+ * partial last ones, destination rows of every alignment (whose runs
+ * hand their last partial line to the next panel down), offset pointers,
+ * a single panel down the rows, and rows too far apart for panels. */
+START_TEST(streamed_panels_match_the_naive_loop) {
+  kernel_under_test k = {lt__transpose_best_streamed(SIZES[_i]), SIZES[_i], "best streamed"};
+  int64_t line = 64 / (int64_t)k.es, panel_rows = LT__PANEL_ROW_BYTES / (int64_t)k.es;
+  int64_t rows = 2 * panel_rows + line + 3, cols = 2 * LT__PANEL_COLS + 3 * line + 5;
+  const layout layouts[] = {
+      {rows, cols, cols, rows, 0, 0},
+      {rows, cols, cols + 1, rows + 1, 0, 0},
+      {rows, cols, cols + 3, rows + 5, 64 - 3 * k.es, 2 * k.es},
+      {rows, cols, cols, (rows / line + 1) * line, 0, 64 - line / 2 * k.es},
+      {2 * line + 1, cols, cols, 2 * line + 3, 0, k.es},
+      {rows, 3 * line, 3 * line, LT__PANEL_MAX_LD / (int64_t)k.es + 1, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) check_layout(&k, &layouts[i]);
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -281,6 +303,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes, 0, 4);
+  tcase_add_loop_test(shapes, streamed_panels_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

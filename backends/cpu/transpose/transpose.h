@@ -17,10 +17,12 @@
  *
  * The vector kernels write outputs of more than 1 MiB (in one call) with
  * streaming stores, which leave dst out of cache and are fenced before
- * return; where dst's rows are not 64-byte aligned that takes a stage of
- * up to 256 KiB from the library's allocator (lt__alloc), and without one
- * the kernel uses plain stores, about three times slower. So the planner
- * should hand a kernel the largest 2-D slice it can. */
+ * return. That takes a buffer of up to 288 KiB from the library's
+ * allocator (lt__alloc): the AVX2 path's panels, or the AVX-512 path's
+ * stage where dst's rows are not 64-byte aligned. Without it a kernel
+ * streams single tiles to aligned rows and uses plain stores, about three
+ * times slower, on the others. So the planner should hand a kernel the
+ * largest 2-D slice it can. */
 typedef void (*lt__transpose_fn)(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
                                  int64_t cols);
 

@@ -163,7 +163,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                                                 lt__tile_fn tile, lt__stream_policy policy,
                                                                 lt__transpose_fn edge) {
   if ((es == 2 || es == 4) && thin_fits(rows, cols)) return thin(dst, dst_ld, src, src_ld, rows, cols, policy, es);
-  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge, es >= 4 ? 2 : 1);
+  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
+                             es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
 }
 
 /* Each element size twice: streaming when one call's output outgrows the

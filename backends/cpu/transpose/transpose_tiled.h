@@ -7,8 +7,10 @@
 #define LT_TRANSPOSE_TILED_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "alloc.h"
+#include "stream.h"
 #include "transpose.h"
 
 /* Where a tile's output goes: row i of the tile is the 64 bytes at
@@ -146,6 +148,86 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   return true;
 }
 
+/* Streamed output through panels in cache, for memories that want long
+ * runs on both sides. A panel is up to LT__PANEL_COLS columns by
+ * LT__PANEL_ROW_BYTES / es source rows: its tiles go with plain stores
+ * into a buffer holding the panel's destination rows (a strip of tile
+ * rows at a time, which keeps the reads at one tile's rows, as many
+ * streams as the prefetcher follows), then each of those rows goes out as
+ * one run of streaming stores. Zen 3 streams one 64-byte line to each of
+ * many rows in turn at a third of the rate it streams four (6-8 GB/s
+ * against 18-21, F32 rows of 8192 and 11584), and reads 32 or more rows at
+ * once at half the rate of 16, so no walk of single tiles pleases both
+ * sides there. The panels go down a band of columns, so that each
+ * destination row's runs follow one another. Without memory for the
+ * buffer, the caller walks single tiles instead. */
+#define LT__PANEL_ROW_BYTES 512
+#define LT__PANEL_COLS 512
+/* Panels pay where destination rows lie close: F32 on Zen 3, 512-square
+ * slices of a batch 0.16 -> 0.29 of memcpy, 1536^2 0.38 -> 0.78, 4096^2
+ * 0.81 -> 0.88. Rows further apart stream single tiles as fast or faster
+ * (8192^2 and 12288^2 level; 8208^2 and 11584^2 0.70-0.76 against
+ * 0.44-0.51 through panels). */
+#define LT__PANEL_MAX_LD 16384
+
+/* Asks for the source of the tile LT__TILE_READ_AHEAD bytes ahead of
+ * (rs, c) in the walk of the panel at (r0, cb) of h rows by w columns;
+ * past the panel's last strip, that lies in the next panel down. */
+static inline void lt__panel_read_ahead(const lt__tiling *g, int64_t r0, int64_t h, int64_t cb, int64_t w,
+                                        int64_t rs, int64_t c) {
+  int64_t k = c - cb + LT__TILE_READ_AHEAD / g->es; /* columns into the walk from cb */
+  int64_t ra = rs + k / w * g->t;
+  if (ra >= g->r0 + g->nrows) return;
+  const char *p = g->src + ra * g->sld + (cb + k % w) * g->es;
+  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
+}
+
+/* Streams one destination row's run of a panel, the n bytes at row, to
+ * dst. A row not 64-byte aligned would start and end its run inside
+ * lines that its neighbouring runs share, and a plain store that misses
+ * holds every streaming store behind it until memory answers (1.4 GB/s
+ * for such runs of 512 bytes on Zen 3): so the run's last mis bytes wait
+ * in the 64 bytes before row (its slot) to go out with the next run's
+ * first line. Only the first run's head and the last run's tail, the
+ * ends of the whole destination row, get plain stores. */
+static inline void lt__panel_flush_row(char *dst, char *row, int64_t n, bool first, bool last) {
+  int64_t mis = (int64_t)((uintptr_t)dst % 64);
+  if (mis == 0 || (first && last)) {
+    lt__stream_copy(dst, row, (size_t)n);
+    return;
+  }
+  if (first) lt__stream_copy(dst, row, (size_t)(n - mis));
+  else lt__stream_copy(dst - mis, row - mis, (size_t)n);
+  if (last) memcpy(dst + n - mis, row + n - mis, (size_t)mis);
+  else memcpy(row - mis, row + n - mis, (size_t)mis);
+}
+
+static inline __attribute__((always_inline)) bool lt__tiles_paneled(const lt__tiling *g, lt__tile_fn tile) {
+  int64_t h_max = lt__min64(LT__PANEL_ROW_BYTES / g->es, g->nrows), w_max = lt__min64(LT__PANEL_COLS, g->ncols);
+  int64_t pitch = 64 + h_max * g->es; /* a row's slot, then its run */
+  size_t bytes = (size_t)(pitch * w_max);
+  char *panel = lt__alloc(bytes, 64);
+  if (!panel) return false;
+  int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
+  for (int64_t cb = g->c0, w; cb < c_end; cb += w) {
+    w = lt__min64(w_max, c_end - cb);
+    for (int64_t r0 = g->r0, h; r0 < r_end; r0 += h) {
+      h = lt__min64(h_max, r_end - r0);
+      for (int64_t rs = r0; rs < r0 + h; rs += g->t)
+        for (int64_t c = cb; c < cb + w; c += g->t) {
+          lt__panel_read_ahead(g, r0, h, cb, w, rs, c);
+          lt__tile_out out = {.dst = panel + (c - cb) * pitch + 64 + (rs - r0) * g->es, .dld = pitch, .segs = 1};
+          tile(&out, g->src + rs * g->sld + c * g->es, g->sld);
+        }
+      for (int64_t c = 0; c < w; c++)
+        lt__panel_flush_row(g->dst + (cb + c) * g->dld + r0 * g->es, panel + c * pitch + 64, h * g->es,
+                            r0 == g->r0, r0 + h == r_end);
+    }
+  }
+  lt__free(panel, bytes, 64);
+  return true;
+}
+
 /* Calls edge on a band unless it is empty: a kernel called on a matrix
  * that is all full tiles should cost no more than its tiles. */
 static inline void lt__edge(lt__transpose_fn edge, char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
@@ -158,6 +240,14 @@ static inline void lt__edge(lt__transpose_fn edge, char *dst, int64_t dst_ld, co
  * small calls that together outgrow them: a batch of transposes). */
 typedef enum lt__stream_policy { LT__STREAM_NEVER, LT__STREAM_IF_LARGE, LT__STREAM_ALWAYS } lt__stream_policy;
 
+/* How a streamed transpose walks its tiles: single tiles or pairs along
+ * strips of source rows, streaming straight to the destination
+ * (lt__tiles_streamed), or through panels (lt__tiles_paneled) where the
+ * destination's rows lie within LT__PANEL_MAX_LD bytes of each other and
+ * single tiles otherwise. Each path takes what measured best on the
+ * machines it was tuned on. */
+typedef enum lt__stream_walk { LT__WALK_TILES, LT__WALK_TILE_PAIRS, LT__WALK_PANELS } lt__stream_walk;
+
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.
  * Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
@@ -166,9 +256,14 @@ typedef enum lt__stream_policy { LT__STREAM_NEVER, LT__STREAM_IF_LARGE, LT__STRE
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
-                                                                      lt__transpose_fn edge, int max_segs) {
-  lt__tiling g = {
-      .dst = dst, .src = src, .dld = dst_ld * es, .sld = src_ld * es, .es = es, .t = 64 / es, .max_segs = max_segs};
+                                                                      lt__transpose_fn edge, lt__stream_walk walk) {
+  lt__tiling g = {.dst = dst,
+                  .src = src,
+                  .dld = dst_ld * es,
+                  .sld = src_ld * es,
+                  .es = es,
+                  .t = 64 / es,
+                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
@@ -179,7 +274,9 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.ncols = (cols - g.c0) / g.t * g.t;
   bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES;
   bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
-                g.ncols > 0 && lt__tiles_streamed(&g, tile);
+                g.ncols > 0 &&
+                ((walk == LT__WALK_PANELS && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
+                 lt__tiles_streamed(&g, tile));
   if (!stream) lt__tiles_cached(&g, tile);
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
