@@ -93,20 +93,28 @@ static inline __attribute__((always_inline)) void wide_block(vec *r, const char 
   else transpose_doubles(r);
 }
 
-/* Output rows cb .. cb + side - 1 take their first vector from the upper
- * block of source rows and their second from the lower one. */
+/* Output row i takes its first vector from the upper blocks of source
+ * rows (0 .. side - 1) and its second from the lower ones. The two blocks
+ * of each half of the rows are read one after the other, so that each
+ * source line is read within eight lines of loads: rows a power of two
+ * apart share an L1 set, and a line read in two visits all sixteen rows
+ * apart may be gone by the second (F32 512^2, same-run ratio to memcpy
+ * 0.37 -> 0.42; F64 256^2 0.65 -> 0.69). The upper half's results wait
+ * in an L1 buffer for the lower half's. */
 static inline __attribute__((always_inline)) void wide_tile_as(const lt__tile_out *o, const char *src, int64_t sld,
                                                                size_t es, emit_mode mode) {
   const int side = VBYTES / (int)es;
   char *dst = o->dst;
   const int64_t dld = o->dld;
-  LT__UNROLL for (int cb = 0; cb < 2 * side; cb += side) {
-    vec upper[8], lower[8];
-    wide_block(upper, src + cb * (int64_t)es, sld, es);
-    wide_block(lower, src + side * sld + cb * (int64_t)es, sld, es);
+  _Alignas(32) vec upper[2][8];
+  wide_block(upper[0], src, sld, es);
+  wide_block(upper[1], src + VBYTES, sld, es);
+  LT__UNROLL for (int cb = 0; cb < 2; cb++) {
+    vec lower[8];
+    wide_block(lower, src + side * sld + cb * VBYTES, sld, es);
     LT__UNROLL for (int i = 0; i < side; i++) {
-      vec v[2] = {upper[i], lower[i]};
-      emit_row(o, dst + (cb + i) * dld, cb + i, v, mode, 1);
+      vec v[2] = {upper[cb][i], lower[i]};
+      emit_row(o, dst + (cb * side + i) * dld, cb * side + i, v, mode, 1);
     }
   }
 }
