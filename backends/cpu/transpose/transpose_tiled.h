@@ -163,11 +163,13 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
  * buffer, the caller walks single tiles instead. */
 #define LT__PANEL_ROW_BYTES 512
 #define LT__PANEL_COLS 512
-/* Panels pay where destination rows lie close: F32 on Zen 3, 512-square
- * slices of a batch 0.16 -> 0.29 of memcpy, 1536^2 0.38 -> 0.78, 4096^2
- * 0.81 -> 0.88. Rows further apart stream single tiles as fast or faster
- * (8192^2 and 12288^2 level; 8208^2 and 11584^2 0.70-0.76 against
- * 0.44-0.51 through panels). */
+/* Panels pay where destination rows lie close: F32 on Zen 3, same-run
+ * ratio to memcpy, batches of 512 MiB of squares of side 512, 1024 and
+ * 2048: 0.42 -> 0.46, 0.44 -> 0.49, 0.47 -> 0.50; 4096^2 0.80 -> 0.82.
+ * Rows further apart stream single tiles as fast or faster (8192^2 and
+ * 12288^2 level; 8208^2 and 11584^2 0.70-0.76 against 0.44-0.51 through
+ * panels). In cache, panels cost more than they save (500^2: 0.44
+ * against 0.29). */
 #define LT__PANEL_MAX_LD 16384
 
 /* Asks for the source of the tile LT__TILE_READ_AHEAD bytes ahead of
