@@ -4,7 +4,9 @@
  * (transpose_lanes.h), words and doubles from whole-vector loads.
  * Compiled with -mavx2; partial tiles go to the scalar kernels. */
 #include <immintrin.h>
+#include <string.h>
 
+#include "stream.h"
 #include "transpose_tiled.h"
 
 typedef __m256i vec;
@@ -131,6 +133,79 @@ static inline __attribute__((always_inline)) void wide_tile(const lt__tile_out *
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { wide_tile(out, src, sld, 4); }
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { wide_tile(out, src, sld, 8); }
 
+/* ---- thin transposes: 2 to 15 source rows of words ----
+ * Twelve attention heads moved innermost (BHTD (0,2,3,1)) have no full
+ * tile, and the edge kernel goes element by element (F32 at 512 MiB:
+ * 0.36 of memcpy, where NumPy's and PyTorch's plain loops reach 0.54 and
+ * 0.66). Here each 8 columns are loaded from every row (rows past the
+ * last as zeros, nothing read there), transposed in registers as one or
+ * two 8 x 8 blocks, and the 8 destination rows of `rows` words each
+ * packed into an L1 buffer, each row's vectors stored whole over the
+ * start of the next. Packed destination rows (dst_ld == rows) then form
+ * one run, streamed when large in pieces that end on a line (a plain
+ * store that misses would hold the streaming stores behind it), the
+ * rest carried to the next piece; otherwise each row is copied out. */
+enum { THIN_PIECE = 2048, THIN_AHEAD = 2048 };
+
+static bool thin_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= 8; }
+
+/* Columns c .. c + 7 of the rows from src, packed as 8 rows of `rows`
+ * words at out (which has 64 bytes of slack past them). */
+static inline __attribute__((always_inline)) void thin_group(char *out, const char *src, int64_t sld, int64_t rows,
+                                                             int64_t c) {
+  vec a[8], b[8];
+  LT__UNROLL for (int i = 0; i < 8; i++) {
+    const char *p = src + i * sld + c * 4;
+    a[i] = i < rows ? load_vec(p) : _mm256_setzero_si256();
+    if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
+  }
+  transpose_words(a);
+  if (rows > 8) {
+    LT__UNROLL for (int i = 0; i < 8; i++) {
+      const char *p = src + (i + 8) * sld + c * 4;
+      b[i] = i + 8 < rows ? load_vec(p) : _mm256_setzero_si256();
+      if (i + 8 < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
+    }
+    transpose_words(b);
+  }
+  LT__UNROLL for (int j = 0; j < 8; j++) {
+    char *row = out + j * rows * 4;
+    store_vec(row, a[j]);
+    if (rows > 8) store_vec(row + 32, b[j]);
+  }
+}
+
+static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols,
+                  lt__stream_policy policy) {
+  const int64_t sld = src_ld * 4, group = 8 * rows * 4; /* bytes of one group's packed rows */
+  bool packed = dst_ld == rows;
+  bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows * 4 > LT__CACHED_MAX_BYTES);
+  _Alignas(64) char buf[THIN_PIECE + 2 * 8 * 15 * 4 + 64];
+  char *run = dst; /* packed: where buf's first byte goes */
+  int64_t fill = 0, c = 0;
+  for (; c + 8 <= cols; c += 8) {
+    thin_group(buf + fill, src, sld, rows, c);
+    if (!packed) {
+      for (int64_t j = 0; j < 8; j++) memcpy(dst + (c + j) * dst_ld * 4, buf + j * rows * 4, (size_t)rows * 4);
+      continue;
+    }
+    fill += group;
+    if (!stream) {
+      memcpy(run, buf, (size_t)fill);
+      run += fill, fill = 0;
+    } else if (fill >= THIN_PIECE) {
+      int64_t n = (int64_t)(((uintptr_t)run + (uintptr_t)fill) & ~(uintptr_t)63) - (int64_t)(uintptr_t)run;
+      if (n <= 0) continue;
+      lt__stream_copy(run, buf, (size_t)n);
+      memmove(buf, buf + n, (size_t)(fill - n));
+      run += n, fill -= n;
+    }
+  }
+  if (fill) memcpy(run, buf, (size_t)fill);
+  lt__edge(lt__transpose_scalar_table[2], dst + c * dst_ld * 4, dst_ld, src + c * 4, src_ld, rows, cols - c);
+  return stream;
+}
+
 /* Panels for words and doubles; the lane-gathering tiles of bytes and
  * halves are slow enough that panels cost them (F16 2048^2 on Zen 3: 0.35
  * of memcpy walking single tiles, 0.29 through panels). */
@@ -138,15 +213,25 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { wide_
 
 /* Each element size twice: streaming when one call's output outgrows the
  * caches, and streaming always (for batches of small transposes). */
+/* The thin kernel where it fits, else the tiles; whether it streamed
+ * (streaming stores are weakly ordered: the caller then fences). */
+static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64_t dst_ld, const char *src,
+                                                                int64_t src_ld, int64_t rows, int64_t cols, size_t es,
+                                                                lt__tile_fn tile, lt__stream_policy policy,
+                                                                lt__transpose_fn edge) {
+  if (es == 4 && thin_fits(rows, cols)) return thin4(dst, dst_ld, src, src_ld, rows, cols, policy);
+  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge, WALK_OF(es));
+}
+
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,              \
-                            lt__transpose_scalar_table[INDEX], WALK_OF(N)))                                     \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,                     \
+                      lt__transpose_scalar_table[INDEX]))                                                        \
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                \
-                            lt__transpose_scalar_table[INDEX], WALK_OF(N)))                                     \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                       \
+                      lt__transpose_scalar_table[INDEX]))                                                        \
       _mm_sfence();                                                                                             \
   }
 KERNELS(1, 0)
