@@ -50,10 +50,11 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
 /* ---- 4- and 8-byte tiles: whole-vector loads, in-register blocks ----
  * A tile of words or doubles is 2 x 2 blocks of one vector a side (8 x 8
  * words, 4 x 4 doubles), each source row half loaded as one vector and
- * transposed by the classic unpack / shuffle / lane-swap network. That
- * takes a third of the time per tile of the lane-gathering tiles
- * (transpose_lanes.h) on Zen 3, whose vinserti128 from memory costs a
- * load and a shuffle each: 16 x 16 words in L1, 15 ns against 45. */
+ * transposed by the classic unpack / shuffle / lane-swap network. On Zen
+ * 3, where each vinserti128 from memory of the lane-gathering tiles
+ * (transpose_lanes.h) costs a load and a shuffle, that is 1.3-1.4 times
+ * as fast in cache (F32 64^2 and 512^2, same-run ratio to memcpy 0.31 ->
+ * 0.42 and 0.29 -> 0.40). */
 
 /* 8 x 8 words: r[i] holds source row i on entry, column i on exit. */
 static inline __attribute__((always_inline)) void transpose_words(vec *r) {
@@ -102,13 +103,13 @@ static inline __attribute__((always_inline)) void wide_block(vec *r, const char 
  * apart share an L1 set, and a line read in two visits all sixteen rows
  * apart may be gone by the second (F32 512^2, same-run ratio to memcpy
  * 0.37 -> 0.42; F64 256^2 0.65 -> 0.69). The upper half's results wait
- * in an L1 buffer for the lower half's. */
+ * in L1 for the lower half's: the 16 registers hold one block's work. */
 static inline __attribute__((always_inline)) void wide_tile_as(const lt__tile_out *o, const char *src, int64_t sld,
                                                                size_t es, emit_mode mode) {
   const int side = VBYTES / (int)es;
   char *dst = o->dst;
   const int64_t dld = o->dld;
-  _Alignas(32) vec upper[2][8];
+  vec upper[2][8];
   wide_block(upper[0], src, sld, es);
   wide_block(upper[1], src + VBYTES, sld, es);
   LT__UNROLL for (int cb = 0; cb < 2; cb++) {
@@ -135,9 +136,9 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { wide_
 
 /* ---- thin transposes: 2 to 15 source rows of words ----
  * Twelve attention heads moved innermost (BHTD (0,2,3,1)) have no full
- * tile, and the edge kernel goes element by element (F32 at 512 MiB:
- * 0.36 of memcpy, where NumPy's and PyTorch's plain loops reach 0.54 and
- * 0.66). Here each 8 columns are loaded from every row (rows past the
+ * tile, and the edge kernel went element by element (F32 at 512 MiB on
+ * Zen 3: 0.34 of memcpy, where NumPy's and PyTorch's plain loops reach
+ * 0.54 and 0.66; this kernel 0.93). Here each 8 columns are loaded from every row (rows past the
  * last as zeros, nothing read there), transposed in registers as one or
  * two 8 x 8 blocks, and the 8 destination rows of `rows` words each
  * packed into an L1 buffer, each row's vectors stored whole over the
@@ -194,8 +195,8 @@ static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, in
       memcpy(run, buf, (size_t)fill);
       run += fill, fill = 0;
     } else if (fill >= THIN_PIECE) {
+      /* Up to the last line boundary the piece holds (it spans several). */
       int64_t n = (int64_t)(((uintptr_t)run + (uintptr_t)fill) & ~(uintptr_t)63) - (int64_t)(uintptr_t)run;
-      if (n <= 0) continue;
       lt__stream_copy(run, buf, (size_t)n);
       memmove(buf, buf + n, (size_t)(fill - n));
       run += n, fill -= n;
@@ -211,8 +212,6 @@ static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, in
  * of memcpy walking single tiles, 0.29 through panels). */
 #define WALK_OF(N) ((N) >= 4 ? LT__WALK_PANELS : LT__WALK_TILES)
 
-/* Each element size twice: streaming when one call's output outgrows the
- * caches, and streaming always (for batches of small transposes). */
 /* The thin kernel where it fits, else the tiles; whether it streamed
  * (streaming stores are weakly ordered: the caller then fences). */
 static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64_t dst_ld, const char *src,
@@ -223,6 +222,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge, WALK_OF(es));
 }
 
+/* Each element size twice: streaming when one call's output outgrows the
+ * caches, and streaming always (for batches of small transposes). */
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
     if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,                     \
