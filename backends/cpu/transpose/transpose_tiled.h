@@ -190,18 +190,6 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
  * against 0.29). */
 #define LT__PANEL_MAX_LD 16384
 
-/* Asks for the source of the tile LT__TILE_READ_AHEAD bytes ahead of
- * (rs, c) in the walk of the panel at (r0, cb) of h rows by w columns;
- * past the panel's last strip, that lies in the next panel down. */
-static inline void lt__panel_read_ahead(const lt__tiling *g, int64_t r0, int64_t h, int64_t cb, int64_t w,
-                                        int64_t rs, int64_t c) {
-  int64_t k = c - cb + LT__TILE_READ_AHEAD / g->es; /* columns into the walk from cb */
-  int64_t ra = rs + k / w * g->t;
-  if (ra >= g->r0 + g->nrows) return;
-  const char *p = g->src + ra * g->sld + (cb + k % w) * g->es;
-  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
-}
-
 /* Streams one destination row's run of a panel, the n bytes at row, to
  * dst. A row not 64-byte aligned would start and end its run inside
  * lines that its neighbouring runs share, and a plain store that misses
@@ -235,7 +223,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_paneled(const lt__ti
       h = lt__min64(h_max, r_end - r0);
       for (int64_t rs = r0; rs < r0 + h; rs += g->t)
         for (int64_t c = cb; c < cb + w; c += g->t) {
-          lt__panel_read_ahead(g, r0, h, cb, w, rs, c);
+          lt__tile_read_ahead(g, rs, c, cb, w, g->t, 1); /* past the panel's last strip: the next panel down */
           lt__tile_out out = {.dst = panel + (c - cb) * pitch + 64 + (rs - r0) * g->es, .dld = pitch, .segs = 1};
           tile(&out, g->src + rs * g->sld + c * g->es, g->sld);
         }
