@@ -14,10 +14,14 @@
  * S/s-byte destination (a strided write the reverse), so at stride >= 16
  * (one float per 64-byte line) it pays for S bytes of lines to move S/s
  * bytes of data; the ratio shows that price. The ratio's base is always
- * memcpy of S bytes into S bytes, one thread per libtensor thread.
+ * memcpy of S bytes into S bytes, one thread per libtensor thread, timed
+ * in turn with the case sample by sample: the bandwidth of our shared
+ * machines drifts by a fifth within a minute, so a memcpy measured once
+ * before 28 cases made the later ratios wander with it. --only TEXT runs
+ * the cases whose name contains TEXT.
  *
  * Usage: bench_access [--json] [--alloc] [--sizes MIB,MIB,..] [--reps N]
- *                     [--threads N]
+ *                     [--threads N] [--only TEXT]
  * Default: lt_copy into a preallocated, already touched destination. With
  * --alloc each call is lt_contiguous plus lt_release (allocation, page
  * faults and free included); strided writes have no --alloc form. */
@@ -77,9 +81,16 @@ static const bench_case cases[] = {
 
 typedef struct options {
   bool json, alloc;
+  const char *only; /* run only the cases whose name holds this */
   int reps, threads, nsizes;
   int64_t sizes_mib[MAX_SIZES];
 } options;
+
+/* One case's figures: its GB/s and its ratio to memcpy, with the GB/s of
+ * the memcpy samples taken in turn with its own (measure_paired). */
+typedef struct case_figures {
+  double gbs, memcpy_gbs, ratio;
+} case_figures;
 
 /* ---- the libtensor operations ------------------------------------------- */
 
@@ -142,33 +153,36 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 
 /* ---- one size class ------------------------------------------------------ */
 
-static void report(const options *o, const bench_case *c, int64_t mib, double gbs, double mem_gbs) {
+static void report(const options *o, const bench_case *c, int64_t mib, case_figures f) {
   if (o->json)
     printf("{\"bench\":\"access\",\"mode\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,\"threads\":%d,"
            "\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f}\n",
-           o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, gbs,
-           mem_gbs, gbs / mem_gbs);
-  else if (c)
-    printf("%-24s %5lld MiB %9.2f %9.3f\n", c->name, (long long)mib, gbs, gbs / mem_gbs);
+           o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, f.gbs,
+           f.memcpy_gbs, f.ratio);
   else
-    printf("%-24s %5lld MiB %9.2f %9.3f\n", "(memcpy)", (long long)mib, gbs, 1.0);
+    printf("%-24s %5lld MiB %9.2f %9.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs, f.ratio,
+           f.memcpy_gbs);
   fflush(stdout);
 }
 
-/* Times one case; its GB/s, or -1 with the error printed. */
-static double case_gbs(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst) {
+/* Times one case beside memcpy m; false with the error printed. */
+static bool case_figures_of(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst,
+                            measure_memcpy *m, case_figures *f) {
   lt_tensor *from, *to;
   if (case_views(c, src, dst, &from, &to) != LT_OK) {
     fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
-    return -1;
+    return false;
   }
-  double t = o->alloc ? measure_seconds_per_call(alloc_batch, from, o->reps)
-                      : measure_seconds_per_call(measure_copy_batch, &(measure_copy){to, from}, o->reps);
-  if (t < 0) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
-  double gbs = t < 0 ? -1 : 2.0 * (double)lt_numel(from) * 4 / t / 1e9;
+  measure_copy copy = {to, from};
+  measure_pair p;
+  int rc = o->alloc ? measure_paired(alloc_batch, from, measure_memcpy_batch, m, o->reps, &p)
+                    : measure_paired(measure_copy_batch, &copy, measure_memcpy_batch, m, o->reps, &p);
+  if (rc) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
+  double bytes = 2.0 * (double)lt_numel(from) * 4, memcpy_bytes = 2.0 * (double)m->bytes;
+  *f = (case_figures){bytes / p.seconds / 1e9, memcpy_bytes / p.base_seconds / 1e9, p.speed * bytes / memcpy_bytes};
   lt_release(from);
   lt_release(to);
-  return gbs;
+  return rc == 0;
 }
 
 static int run_size(const options *o, int64_t mib) {
@@ -187,13 +201,14 @@ static int run_size(const options *o, int64_t mib) {
     goto done;
   }
   double mem_gbs = 2.0 * (double)m.bytes / mt / 1e9;
-  report(o, NULL, mib, mem_gbs, mem_gbs);
+  report(o, NULL, mib, (case_figures){mem_gbs, mem_gbs, 1.0});
   for (int i = 0; i < NUM_CASES; i++) {
     if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
+    if (o->only && !strstr(cases[i].name, o->only)) continue;
     fputc('.', stderr);
-    double gbs = case_gbs(o, &cases[i], src, dst);
-    if (gbs < 0) goto done;
-    report(o, &cases[i], mib, gbs, mem_gbs);
+    case_figures f;
+    if (!case_figures_of(o, &cases[i], src, dst, &m, &f)) goto done;
+    report(o, &cases[i], mib, f);
   }
   rc = 0;
 done:
@@ -224,6 +239,7 @@ static bool parse_args(int argc, char **argv, options *o) {
     bool more = i + 1 < argc;
     if (!strcmp(argv[i], "--json")) o->json = true;
     else if (!strcmp(argv[i], "--alloc")) o->alloc = true;
+    else if (!strcmp(argv[i], "--only") && more) o->only = argv[++i];
     else if (!strcmp(argv[i], "--reps") && more) o->reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--threads") && more) o->threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--sizes") && more) {
@@ -237,7 +253,7 @@ int main(int argc, char **argv) {
   options o;
   if (!parse_args(argc, argv, &o))
     return fprintf(stderr,
-                   "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--threads 1..%d]\n",
+                   "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--threads 1..%d] [--only TEXT]\n",
                    argv[0], MAX_REPS, MAX_THREADS),
            2;
   /* libtensor gets as many threads as the memcpy it is compared with. */
@@ -246,10 +262,11 @@ int main(int argc, char **argv) {
     printf("access costs, f32, %s, %d thread%s, median of %d after a warm-up\n"
            "GB/s = (bytes read + bytes written) / s, each element counted once, whatever its stride;\n"
            "strided s=k moves size/k bytes out of (or into) a buffer of size bytes;\n"
-           "ratio = GB/s / GB/s of memcpy of size bytes, measured in this run\n\n"
-           "%-24s %9s %9s %9s\n",
+           "ratio = median over samples of GB/s / GB/s of memcpy of size bytes, the two timed in turn;\n"
+           "memcpy = GB/s of those memcpy samples (the first row: memcpy alone, before the cases)\n\n"
+           "%-24s %9s %9s %9s %9s\n",
            o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination",
-           o.threads, o.threads > 1 ? "s" : "", o.reps, "case", "size", "GB/s", "ratio");
+           o.threads, o.threads > 1 ? "s" : "", o.reps, "case", "size", "GB/s", "ratio", "memcpy");
   for (int i = 0; i < o.nsizes; i++)
     if (run_size(&o, o.sizes_mib[i])) return 1;
   int64_t held = lt_stats_get(LT_HOST).bytes_in_use;

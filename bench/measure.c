@@ -29,19 +29,43 @@ double measure_median(double *v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps) {
+/* Calls per sample of run: one warm-up call, timed, says how many fill
+ * SAMPLE_SECONDS; 0 when it fails. */
+static int batch_length(measure_batch_fn run, void *ctx) {
   double t0 = measure_now();
-  if (run(ctx, 1)) return -1;
+  if (run(ctx, 1)) return 0;
   double first = measure_now() - t0;
   double want = SAMPLE_SECONDS / (first > 1e-8 ? first : 1e-8); /* at most 1e6 calls */
-  int k = want < 1 ? 1 : (int)want + 1;
+  return want < 1 ? 1 : (int)want + 1;
+}
+
+/* Seconds per call of one sample of k calls; -1 when run fails. */
+static double sample(measure_batch_fn run, void *ctx, int k) {
+  double t0 = measure_now();
+  if (run(ctx, k)) return -1;
+  return (measure_now() - t0) / k;
+}
+
+double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps) {
+  int k = batch_length(run, ctx);
+  if (!k) return -1;
   double t[MEASURE_MAX_REPS];
-  for (int i = 0; i < reps; i++) {
-    t0 = measure_now();
-    if (run(ctx, k)) return -1;
-    t[i] = (measure_now() - t0) / k;
-  }
+  for (int i = 0; i < reps; i++)
+    if ((t[i] = sample(run, ctx, k)) < 0) return -1;
   return measure_median(t, reps);
+}
+
+int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
+                   measure_pair *out) {
+  int kb = batch_length(base, base_ctx), k = kb ? batch_length(run, ctx) : 0;
+  if (!k) return -1;
+  double t[MEASURE_MAX_REPS], tb[MEASURE_MAX_REPS], speed[MEASURE_MAX_REPS];
+  for (int i = 0; i < reps; i++) {
+    if ((tb[i] = sample(base, base_ctx, kb)) < 0 || (t[i] = sample(run, ctx, k)) < 0) return -1;
+    speed[i] = tb[i] / t[i];
+  }
+  *out = (measure_pair){measure_median(t, reps), measure_median(tb, reps), measure_median(speed, reps)};
+  return 0;
 }
 
 /* ---- memcpy baseline ---------------------------------------------------- */

@@ -25,6 +25,21 @@ typedef int (*measure_batch_fn)(void *ctx, int k);
  * -1 when run fails. */
 double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps);
 
+/* One operation timed beside a baseline (see measure_paired). */
+typedef struct measure_pair {
+  double seconds;      /* median seconds per call of the operation */
+  double base_seconds; /* and of the baseline */
+  double speed;        /* median over the pairs of base time / operation time */
+} measure_pair;
+
+/* Times run and base in turn, sample by sample (base, run, base, run, ..),
+ * each warmed up and batched as measure_seconds_per_call does, so that on
+ * a machine whose bandwidth drifts from second to second each sample of
+ * the operation has its own baseline next to it. 0, or -1 when either
+ * fails. */
+int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
+                   measure_pair *out);
+
 /* memcpy of bytes from src to dst, split over threads pthreads (one:
  * on the caller), as a measure_batch_fn. */
 typedef struct measure_memcpy {
