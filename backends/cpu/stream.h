@@ -3,6 +3,7 @@
 #ifndef LT_STREAM_H
 #define LT_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,18 @@
  * of dst on (plain stores before it and after the last whole line); the
  * caller fences with lt__stream_fence before anyone else reads dst. */
 void lt__stream_copy(char *dst, const char *src, size_t n);
+/* dst[i] = src[-i] for 0 <= i < n, elements of es bytes (1, 2, 4 or 8):
+ * a reversed run (a slice with step -1) streamed out the way
+ * lt__stream_copy streams, its vectors reversed in registers. src points
+ * at the element that lands first, dst needs its element alignment, and
+ * the caller fences. */
+void lt__stream_reversed(char *dst, const char *src, int64_t n, size_t es);
+
+/* The instruction sets lt__stream_reversed chooses from, best last. */
+typedef enum lt__stream_path { LT__STREAM_PLAIN, LT__STREAM_AVX2, LT__STREAM_AVX512, LT__STREAM_NPATHS } lt__stream_path;
+/* lt__stream_reversed on one path (for tests); false, with nothing
+ * written, where this CPU cannot run it. */
+bool lt__stream_reversed_on(lt__stream_path path, char *dst, const char *src, int64_t n, size_t es);
 /* Orders this thread's streaming stores before what follows. */
 void lt__stream_fence(void);
 

@@ -85,7 +85,8 @@ static void move_run(const run *r, size_t es, bool stream) {
   /* One side dense: a gather or scatter the compiler vectorises (the
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
-    if (stream) gather_streamed(r, es);
+    if (stream && r->src_step == -(int64_t)es) lt__stream_reversed(r->dst, r->src, r->n, es);
+    else if (stream) gather_streamed(r, es);
     else lt__gather(r->dst, r->src, r->src_step / (int64_t)es, r->n, es);
     return;
   }
