@@ -17,18 +17,20 @@
  * of dst on (plain stores before it and after the last whole line); the
  * caller fences with lt__stream_fence before anyone else reads dst. */
 void lt__stream_copy(char *dst, const char *src, size_t n);
-/* dst[i] = src[-i] for 0 <= i < n, elements of es bytes (1, 2, 4 or 8):
- * a reversed run (a slice with step -1) streamed out the way
- * lt__stream_copy streams, its vectors reversed in registers. src points
- * at the element that lands first, dst needs its element alignment, and
- * the caller fences. */
-void lt__stream_reversed(char *dst, const char *src, int64_t n, size_t es);
+/* dst[i] = src[i * step] for 0 <= i < n, elements of es bytes, streamed
+ * the way lt__stream_copy streams, each vector reordered in registers
+ * (stream_strided.c): step -1 (a reversed run) for elements of 1, 2, 4
+ * or 8 bytes, step 2 (every other element) for 4 or 8. False, with
+ * nothing written, where this CPU has no such kernel (the caller gathers
+ * another way). dst needs its element alignment; the caller fences. */
+bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es);
 
-/* The instruction sets lt__stream_reversed chooses from, best last. */
-typedef enum lt__stream_path { LT__STREAM_PLAIN, LT__STREAM_AVX2, LT__STREAM_AVX512, LT__STREAM_NPATHS } lt__stream_path;
-/* lt__stream_reversed on one path (for tests); false, with nothing
- * written, where this CPU cannot run it. */
-bool lt__stream_reversed_on(lt__stream_path path, char *dst, const char *src, int64_t n, size_t es);
+/* The instruction sets lt__stream_strided chooses from, best last. */
+typedef enum lt__stream_path { LT__STREAM_AVX2, LT__STREAM_AVX512, LT__STREAM_NPATHS } lt__stream_path;
+/* lt__stream_strided on one path (for tests); false also where this CPU
+ * cannot run the path. */
+bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es);
+
 /* Orders this thread's streaming stores before what follows. */
 void lt__stream_fence(void);
 

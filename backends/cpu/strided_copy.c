@@ -38,8 +38,9 @@ typedef struct run {
     memcpy(r->dst + i * r->dst_step, &v, sizeof v);                            \
   }
 
-/* A gather into a large dense destination goes through a buffer in L1
- * and out with streaming stores (no read-for-ownership of the
+/* A gather into a large dense destination with a step other than -1 or
+ * 2 (which lt__stream_strided reorders in registers) goes through a
+ * buffer in L1 and out with streaming stores (no read-for-ownership of the
  * destination's lines), the first piece ending where the destination's
  * lines begin. Where several elements share a line, the source is asked
  * for into L2 a few pieces ahead; farther apart, the hardware's stride
@@ -85,9 +86,9 @@ static void move_run(const run *r, size_t es, bool stream) {
   /* One side dense: a gather or scatter the compiler vectorises (the
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
-    if (stream && r->src_step == -(int64_t)es) lt__stream_reversed(r->dst, r->src, r->n, es);
-    else if (stream) gather_streamed(r, es);
-    else lt__gather(r->dst, r->src, r->src_step / (int64_t)es, r->n, es);
+    int64_t stride = r->src_step / (int64_t)es;
+    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es);
+    else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
     return;
   }
   if ((size_t)r->src_step == es) {

@@ -1,0 +1,158 @@
+/* Streamed runs read with a step of -1 (a reversed dim) or 2 (every
+ * other element: a slice with step 2, the real parts of interleaved
+ * pairs), each vector reordered in registers and streamed out (see
+ * stream.h). Read straight from the source, with L2 prefetch 4 KiB ahead
+ * of the loads: the two passes of a gather into an L1 buffer and
+ * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows and
+ * 0.40-0.43 for step 2 at 512 MiB (where 0.67 is all there is: the
+ * whole source is read for half of it), this at 0.87-0.91 and 0.62-0.66
+ * (bench_access). Without the prefetch: 0.72 and 0.55-0.59; 8 KiB ahead
+ * measured no better than 4. */
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "stream.h"
+
+enum { READ_AHEAD = 4096 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_KERNELS 1
+
+/* Reversing 16 bytes of elements of 1, 2, 4 or 8 bytes, as a byte
+ * shuffle: a vector is reversed by reversing each 16-byte lane's
+ * elements, then the order of the lanes, so one mask per element size
+ * serves every size. */
+static const char reverse_lane_mask[4][16] = {
+    {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0},
+    {14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1},
+    {12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3},
+    {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7},
+};
+
+static const char *lane_mask(size_t es) { return reverse_lane_mask[es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3]; }
+
+/* Each kernel fills whole lines of a 64-byte aligned dst, n bytes at
+ * most, and returns the bytes it did. Reversed kernels read the bytes
+ * that end at end; every-other kernels read twice n bytes from src. */
+
+__attribute__((target("avx512f,avx512bw"))) static size_t reversed_avx512(char *dst, const char *end, size_t n,
+                                                                          size_t es) {
+  __m512i lane = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)lane_mask(es)));
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = end - i - 64;
+    __builtin_prefetch(s - READ_AHEAD, 0, 2);
+    __m512i v = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)s), lane);
+    _mm512_stream_si512((void *)(dst + i), _mm512_shuffle_i64x2(v, v, 0x1B));
+  }
+  return i;
+}
+
+/* In 32-byte halves: the first half of a line of dst is the last 32
+ * bytes of its source, reversed. */
+__attribute__((target("avx2"))) static size_t reversed_avx2(char *dst, const char *end, size_t n, size_t es) {
+  __m256i lane = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lane_mask(es)));
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = end - i - 64;
+    __builtin_prefetch(s - READ_AHEAD, 0, 2);
+    __m256i lo = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), lane);
+    __m256i hi = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + 32)), lane);
+    _mm256_stream_si256((__m256i *)(void *)(dst + i), _mm256_permute4x64_epi64(hi, 0x4E));
+    _mm256_stream_si256((__m256i *)(void *)(dst + i + 32), _mm256_permute4x64_epi64(lo, 0x4E));
+  }
+  return i;
+}
+
+/* Every other word or double of two source vectors, by a two-source
+ * permute. */
+__attribute__((target("avx512f"))) static size_t every_other_avx512(char *dst, const char *src, size_t n,
+                                                                     size_t es) {
+  __m512i idx = es == 4 ? _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)
+                        : _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = src + 2 * i;
+    __builtin_prefetch(s + READ_AHEAD, 0, 2);
+    __builtin_prefetch(s + READ_AHEAD + 64, 0, 2);
+    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
+    __m512i v = es == 4 ? _mm512_permutex2var_epi32(a, idx, b) : _mm512_permutex2var_epi64(a, idx, b);
+    _mm512_stream_si512((void *)(dst + i), v);
+  }
+  return i;
+}
+
+/* 32 bytes of dst from 64 of source: the even elements of each lane of
+ * both vectors, then the lanes put in order. */
+__attribute__((target("avx2"))) static __m256i every_other_half(const char *s, size_t es) {
+  __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+  __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+  __m256i v = es == 4 ? _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88))
+                      : _mm256_unpacklo_epi64(a, b);
+  return _mm256_permute4x64_epi64(v, 0xD8);
+}
+
+__attribute__((target("avx2"))) static size_t every_other_avx2(char *dst, const char *src, size_t n, size_t es) {
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = src + 2 * i;
+    __builtin_prefetch(s + READ_AHEAD, 0, 2);
+    __builtin_prefetch(s + READ_AHEAD + 64, 0, 2);
+    _mm256_stream_si256((__m256i *)(void *)(dst + i), every_other_half(s, es));
+    _mm256_stream_si256((__m256i *)(void *)(dst + i + 32), every_other_half(s + 64, es));
+  }
+  return i;
+}
+#endif
+
+static bool path_runs(lt__stream_path path) {
+#if defined(HAVE_KERNELS)
+  switch (path) {
+  case LT__STREAM_AVX2: return __builtin_cpu_supports("avx2");
+  case LT__STREAM_AVX512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  default: return false;
+  }
+#else
+  (void)path;
+  return false;
+#endif
+}
+
+/* Element by element, for the partial lines at each end. */
+static void strided_plain(char *dst, const char *src, int64_t step, int64_t n, size_t es) {
+  for (int64_t i = 0; i < n; i++) memcpy(dst + i * (int64_t)es, src + i * step * (int64_t)es, es);
+}
+
+/* The whole lines of the n * es bytes at 64-byte aligned dst; the bytes
+ * done. */
+static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
+  size_t bytes = (size_t)n * es;
+#if defined(HAVE_KERNELS)
+  if (step == -1)
+    return path == LT__STREAM_AVX512 ? reversed_avx512(dst, src + es, bytes, es) : reversed_avx2(dst, src + es, bytes, es);
+  return path == LT__STREAM_AVX512 ? every_other_avx512(dst, src, bytes, es) : every_other_avx2(dst, src, bytes, es);
+#else
+  (void)path, (void)dst, (void)src, (void)step, (void)bytes;
+  return 0;
+#endif
+}
+
+bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
+  bool has_kernel = step == -1 ? es == 1 || es == 2 || es == 4 || es == 8 : step == 2 && (es == 4 || es == 8);
+  if (!has_kernel || !path_runs(path)) return false;
+  int64_t head = (int64_t)(((64 - ((uintptr_t)dst & 63)) & 63) / es);
+  if (head > n) head = n;
+  strided_plain(dst, src, step, head, es);
+  dst += head * (int64_t)es, src += head * step * (int64_t)es, n -= head;
+  int64_t k = (int64_t)(lines_on(path, dst, src, step, n, es) / es);
+  strided_plain(dst + k * (int64_t)es, src + k * step * (int64_t)es, step, n - k, es);
+  return true;
+}
+
+bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es) {
+  for (int p = LT__STREAM_NPATHS - 1; p >= 0; p--)
+    if (lt__stream_strided_on((lt__stream_path)p, dst, src, step, n, es)) return true;
+  return false;
+}
