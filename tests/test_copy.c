@@ -697,6 +697,28 @@ START_TEST(large_permutations_that_keep_the_inner_dim_copy_every_element) {
 }
 END_TEST
 
+START_TEST(large_permutations_that_read_a_few_streams_copy_every_element) {
+  /* Attention heads swapped with time ((0,2,1,3)) read 12 streams, which
+   * such copies walk in destination order; the narrow offsets them. */
+  int64_t shape[] = {3, 12, 999, 64};
+  lt_tensor *a = lt_test_arange_f32(4, shape);
+  lt_tensor *n = lt_narrow(a, 2, 2, 997), *p = lt_permute(n, (int[]){0, 2, 1, 3});
+  lt_tensor *c = lt_contiguous(p);
+  LT_ASSERT_OK_PTR(c);
+  const float *v = lt_data(c);
+  for (int64_t b = 0, at = 0; b < 3; b++)
+    for (int64_t t = 0; t < 997; t++)
+      for (int64_t h = 0; h < 12; h++)
+        for (int64_t d = 0; d < 64; d++, at++) {
+          float want = (float)(((b * 12 + h) * 999 + t + 2) * 64 + d);
+          if (v[at] != want)
+            ck_abort_msg("[%lld,%lld,%lld,%lld]: %g, want %g", (long long)b, (long long)t, (long long)h, (long long)d,
+                         v[at], want);
+        }
+  lt_release(a), lt_release(n), lt_release(p), lt_release(c);
+}
+END_TEST
+
 /* The byte pattern of element j, in es bytes (little-endian order of a
  * 64-bit hash, so that neighbours and far elements all differ). */
 static uint64_t pattern(int64_t j) { return (uint64_t)j * 0x9E3779B97F4A7C15ull; }
@@ -1367,6 +1389,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_counts_one_explicit_copy_of_the_destination_bytes);
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
+  tcase_add_test(cp, large_permutations_that_read_a_few_streams_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
   suite_add_tcase(s, cp);

@@ -75,8 +75,9 @@ static void gather_streamed(const run *r, size_t es) {
 static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
     if (stream) {
-      /* Streamed runs come in source order (order_by_source): what the
-       * next runs read lies just ahead. */
+      /* Streamed runs come in source order or from a few sequential
+       * streams (large_dense_runs): what the next runs of a stream read
+       * lies just ahead. */
       lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
@@ -254,11 +255,32 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
   if (pc->stream) lt__stream_fence();
 }
 
-/* A large copy of dense runs (a permutation that keeps the innermost dim)
- * walks the source in order instead of the destination: long sequential
- * reads the prefetcher follows, with the scattered destination runs
- * written by streaming stores, which need no read and no order. The
- * innermost dim stays innermost. */
+/* ---- large copies of dense runs (permutations that keep the inner dim) ---- */
+
+/* How many sequential source streams a copy of dense runs reads at once
+ * when it walks the destination in order: the runs between one run and
+ * the next of its stream (the dim whose source stride is one run's
+ * length), every run where no dim continues them. */
+static int64_t source_streams(const lt__copy_args *a) {
+  int in = a->ndim - 1;
+  int64_t run_elems = a->shape[in] * a->src_strides[in], streams = 1;
+  for (int d = in - 1; d >= 0; d--) {
+    if (a->src_strides[d] == run_elems) return streams;
+    streams *= a->shape[d];
+  }
+  return streams;
+}
+
+/* Up to this many source streams, walking the destination in order (its
+ * lines written in sequence, each stream followed by the hardware's
+ * prefetch) beats walking the source in order: BHTD (0,2,1,3) at 512
+ * MiB, 12 streams, 1.00 of memcpy against 0.82; but (1,0,2) of 512^3,
+ * 512 streams, 0.57 against 0.87. */
+enum { MAX_SOURCE_STREAMS = 16 };
+
+/* Walks the source in order instead (the innermost dim stays innermost):
+ * long sequential reads, the scattered destination runs written by
+ * streaming stores, which need no read and no order. */
 static void order_by_source(lt__copy_args *a) {
   for (int i = 1; i < a->ndim - 1; i++)
     for (int j = i; j > 0; j--) {
@@ -270,6 +292,17 @@ static void order_by_source(lt__copy_args *a) {
       t = a->dst_strides[j - 1];
       a->dst_strides[j - 1] = a->dst_strides[j], a->dst_strides[j] = t;
     }
+}
+
+/* A copy of dense runs too large for the caches, streamed: in
+ * destination order where that reads few streams at once, else in source
+ * order. (Bands of 16 streams walked in destination order measured level
+ * with source order for (1,0,2): 0.88 against 0.87.) */
+static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
+  lt__copy_args walk = *a;
+  if (source_streams(a) > MAX_SOURCE_STREAMS) order_by_source(&walk);
+  parallel_copy pc = {&walk, NULL, true};
+  lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
 lt_status lt__cpu_copy(const lt__copy_args *a) {
@@ -299,10 +332,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     return LT_OK;
   }
   if (a->kind == LT__PLAN_RUNS && same && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES) {
-    lt__copy_args by_source = *a;
-    order_by_source(&by_source);
-    parallel_copy pc = {&by_source, NULL, true};
-    lt__parallel_for(by_source.shape[0], bytes, copy_range, &pc);
+    large_dense_runs(a, bytes);
     return LT_OK;
   }
   /* Gathers into a large destination stream it (into dense runs only:
