@@ -27,7 +27,6 @@ __attribute__((target("avx2"))) static size_t stream_lines_avx2(char *dst, const
   }
   return i;
 }
-
 #endif
 
 void lt__stream_copy(char *dst, const char *src, size_t n) {

@@ -2,12 +2,14 @@
  * other element: a slice with step 2, the real parts of interleaved
  * pairs), each vector reordered in registers and streamed out (see
  * stream.h). Read straight from the source, with L2 prefetch 4 KiB ahead
- * of the loads: the two passes of a gather into an L1 buffer and
- * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows and
- * 0.40-0.43 for step 2 at 512 MiB (where 0.67 is all there is: the
- * whole source is read for half of it), this at 0.87-0.91 and 0.62-0.66
- * (bench_access). Without the prefetch: 0.72 and 0.55-0.59; 8 KiB ahead
- * measured no better than 4. */
+ * of the loads. The two passes of a gather into an L1 buffer and
+ * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
+ * 11585 and at 0.40-0.43 for every other float at 512 MiB (where 0.67 is
+ * all there is: the whole source is read for half of it); this runs at
+ * 0.86-0.92 and 0.57-0.62 (bench_access: last dim reversed, strided read
+ * s=2). Without the prefetch a probe ran at 0.72 and 0.55-0.59; 8 KiB
+ * ahead measured no better than 4, and four lines per step no better
+ * than one. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
