@@ -86,37 +86,35 @@ static lt_status case_tensors(const bench_case *c, lt_tensor *src, lt_tensor *ds
   return lt_last_status();
 }
 
-/* memcpy of the n-float buffers, GB/s; -1 if its threads did not start. */
-static double memcpy_gbs(const options *o, lt_tensor *src, lt_tensor *dst) {
-  measure_memcpy m = {lt_data(dst), lt_data(src), (size_t)lt_numel(src) * 4, o->threads};
-  double t = measure_seconds_per_call(measure_memcpy_batch, &m, o->reps);
-  return t < 0 ? -1 : 2.0 * (double)m.bytes / t / 1e9;
-}
-
-/* Measures one case into r, memcpy first: on a loaded machine bandwidth
- * drifts, so each ratio compares with the memcpy run next to it. False
- * with the error printed. */
+/* Measures one case into r, each sample beside a memcpy sample of the
+ * n-float buffers (measure_paired): on a loaded machine bandwidth drifts
+ * from second to second, so each ratio compares with memcpy run in turn
+ * with it. False with the error printed. */
 static bool measure_case(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst, bench_result *r) {
   lt_tensor *from, *to;
-  double base = memcpy_gbs(o, src, dst);
-  if (base < 0) return fprintf(stderr, "\nltx bench: could not start the memcpy threads\n"), false;
   if (case_tensors(c, src, dst, &from, &to) != LT_OK) {
     fprintf(stderr, "\nltx bench: %s: %s\n", c->name, lt_last_error());
     return false;
   }
-  double t = measure_seconds_per_call(measure_copy_batch, &(measure_copy){to, from}, o->reps);
-  if (t < 0) fprintf(stderr, "\nltx bench: %s: %s\n", c->name, lt_last_error());
+  measure_memcpy m = {lt_data(dst), lt_data(src), (size_t)lt_numel(src) * 4, o->threads};
+  measure_copy copy = {to, from};
+  measure_pair p;
+  bool ok = measure_paired(measure_copy_batch, &copy, measure_memcpy_batch, &m, o->reps, &p) == 0;
+  if (!ok) fprintf(stderr, "\nltx bench: %s or its memcpy failed: %s\n", c->name, lt_last_error());
   int64_t numel = lt_numel(from);
   *r = (bench_result){.name = c->name,
                       .group = c->kind == STRIDED ? BENCH_STRIDE : c->kind == PERMUTE ? BENCH_PERMUTE : BENCH_CAST,
                       .stride = c->stride,
-                      .bytes = numel * (int64_t)(lt_dtype_size(lt_dtype_of(from)) + lt_dtype_size(lt_dtype_of(to))),
-                      .memcpy_gbs = base};
-  r->gbs = t > 0 ? (double)r->bytes / t / 1e9 : 0;
-  r->ratio = r->gbs / base;
+                      .bytes = numel * (int64_t)(lt_dtype_size(lt_dtype_of(from)) + lt_dtype_size(lt_dtype_of(to)))};
+  if (ok) {
+    double memcpy_bytes = 2.0 * (double)m.bytes;
+    r->gbs = (double)r->bytes / p.seconds / 1e9;
+    r->memcpy_gbs = memcpy_bytes / p.base_seconds / 1e9;
+    r->ratio = p.speed * (double)r->bytes / memcpy_bytes;
+  }
   lt_release(from);
   lt_release(to);
-  return t >= 0;
+  return ok;
 }
 
 static int cmp_double(const void *a, const void *b) {

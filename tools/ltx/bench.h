@@ -22,7 +22,7 @@ typedef struct bench_result {
   int stride;        /* BENCH_STRIDE: elements between reads */
   int64_t bytes;     /* bytes read plus bytes written per call */
   double gbs;        /* bytes / seconds per call / 1e9 */
-  double memcpy_gbs; /* memcpy measured just before this case */
+  double memcpy_gbs; /* memcpy timed in turn with this case */
   double ratio;      /* gbs / memcpy_gbs */
 } bench_result;
 

@@ -35,9 +35,9 @@ void bench_print_table(FILE *f, const bench_run *run) {
           "ltx bench: what access patterns cost on this machine (f32 unless a cast says otherwise)\n"
           "size %lld MiB per tensor, %d thread%s, median of %d timed samples after a warm-up, %.1f s in all\n"
           "GB/s     = (bytes read + bytes written) / seconds, each element counted once, whatever its stride\n"
-          "x memcpy = GB/s / GB/s of a memcpy of %lld MiB run just before the case (bandwidth drifts on a\n"
-          "           busy machine; the memcpy row is their median). 1.00 is as fast as memcpy, 0.25 four\n"
-          "           times slower; one # per 1/%d of memcpy\n",
+          "x memcpy = median of GB/s / GB/s of a memcpy of %lld MiB timed in turn with each sample of\n"
+          "           the case (bandwidth drifts on a busy machine; the memcpy row is the median of those\n"
+          "           memcpys). 1.00 is as fast as memcpy, 0.25 four times slower; one # per 1/%d of memcpy\n",
           (long long)run->size_mib, run->threads, run->threads > 1 ? "s" : "", run->reps, run->seconds,
           (long long)run->size_mib, BAR_FOR_MEMCPY);
   cache_note(f, run);
