@@ -677,6 +677,32 @@ START_TEST(copy_counts_one_explicit_copy_of_the_destination_bytes) {
 }
 END_TEST
 
+/* A destination off its element alignment (caller memory wrapped at an
+ * odd address) can take no streaming store of a whole line: large
+ * reversed and stepped gathers into one must still give each element. */
+START_TEST(large_gathers_into_a_misaligned_destination_copy_every_element) {
+  int64_t n = (9 << 20) / 4 + 5, len = 2 * n;
+  lt_tensor *src = lt_test_arange_f32(1, &len);
+  char *buf = malloc((size_t)n * 4 + 1);
+  ck_assert_ptr_nonnull(buf);
+  lt_tensor *dst = lt_wrap(buf + 1, LT_F32, 1, &n, NULL, LT_HOST, NULL, NULL);
+  LT_ASSERT_OK_PTR(dst);
+  for (int64_t step = -1; step <= 2; step += 3) {
+    lt_tensor *view = step < 0 ? lt_slice(src, 0, n - 1, LT_NONE, -1) : lt_slice(src, 0, LT_NONE, LT_NONE, 2);
+    LT_ASSERT_OK_PTR(view);
+    LT_ASSERT_OK(lt_copy(dst, view));
+    for (int64_t i = 0; i < n; i++) {
+      float got, want = (float)(step < 0 ? n - 1 - i : 2 * i);
+      memcpy(&got, buf + 1 + i * 4, 4);
+      if (got != want) ck_abort_msg("step %lld: element %lld is %g, want %g", (long long)step, (long long)i, got, want);
+    }
+    lt_release(view);
+  }
+  lt_release(dst), lt_release(src);
+  free(buf);
+}
+END_TEST
+
 START_TEST(large_permutations_that_keep_the_inner_dim_copy_every_element) {
   /* Over 8 MiB, such copies walk the source in order and stream their
    * runs; a view of odd sizes and an offset checks the edges. */
@@ -1388,6 +1414,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, copy_of_a_tensor_onto_itself_leaves_it_unchanged);
   tcase_add_test(cp, copy_counts_one_explicit_copy_of_the_destination_bytes);
   tcase_add_test(cp, copy_into_a_zero_size_destination_does_nothing);
+  tcase_add_test(cp, large_gathers_into_a_misaligned_destination_copy_every_element);
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
   tcase_add_test(cp, large_permutations_that_read_a_few_streams_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);

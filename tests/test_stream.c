@@ -98,7 +98,7 @@ START_TEST(runs_from_every_source_alignment_match_the_naive_loop) {
 }
 END_TEST
 
-START_TEST(sizes_and_steps_without_a_kernel_write_nothing) {
+START_TEST(sizes_steps_and_destinations_without_a_kernel_write_nothing) {
   memset(got_buf, GUARD, 256);
   memset(want_buf, GUARD, 256);
   for (int p = 0; p <= LT__STREAM_NPATHS; p++) {
@@ -107,6 +107,10 @@ START_TEST(sizes_and_steps_without_a_kernel_write_nothing) {
     ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, -1, 16, 3));
   }
   ck_assert(!lt__stream_strided_on(LT__STREAM_NPATHS, (char *)got_buf, (const char *)src_buf + 64, -1, 16, 4));
+  /* A destination off its element alignment. */
+  for (size_t k = 1; k < 4; k++)
+    for (int i = 0; i < 2; i++)
+      ck_assert(!lt__stream_strided((char *)got_buf + 1, (const char *)src_buf + 128, STEPS[i], 16, SIZES[k]));
   ck_assert(memcmp(got_buf, want_buf, 256) == 0);
 }
 END_TEST
@@ -148,7 +152,7 @@ static Suite *suite(void) {
   tcase_set_timeout(strided, 300); /* the sweeps under valgrind */
   tcase_add_loop_test(strided, runs_of_every_length_and_alignment_match_the_naive_loop, 0, cases);
   tcase_add_loop_test(strided, runs_from_every_source_alignment_match_the_naive_loop, 0, cases);
-  tcase_add_test(strided, sizes_and_steps_without_a_kernel_write_nothing);
+  tcase_add_test(strided, sizes_steps_and_destinations_without_a_kernel_write_nothing);
   tcase_add_test(strided, the_best_path_matches_the_naive_loop);
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");

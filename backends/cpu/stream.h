@@ -21,8 +21,8 @@ void lt__stream_copy(char *dst, const char *src, size_t n);
  * the way lt__stream_copy streams, each vector reordered in registers
  * (stream_strided.c): step -1 (a reversed run) for elements of 1, 2, 4
  * or 8 bytes, step 2 (every other element) for 4 or 8. False, with
- * nothing written, where this CPU has no such kernel (the caller gathers
- * another way). dst needs its element alignment; the caller fences. */
+ * nothing written, where this CPU has no such kernel or dst is off its
+ * element alignment (the caller gathers another way); the caller fences. */
 bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es);
 
 /* The instruction sets lt__stream_strided chooses from, best last. */

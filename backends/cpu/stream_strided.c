@@ -143,7 +143,9 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 
 bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
   bool has_kernel = step == -1 ? es == 1 || es == 2 || es == 4 || es == 8 : step == 2 && (es == 4 || es == 8);
-  if (!has_kernel || !path_runs(path)) return false;
+  /* A dst off its element alignment (caller memory through lt_wrap) never
+   * reaches a line boundary in whole elements. */
+  if (!has_kernel || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
   int64_t head = (int64_t)(((64 - ((uintptr_t)dst & 63)) & 63) / es);
   if (head > n) head = n;
   strided_plain(dst, src, step, head, es);
