@@ -45,6 +45,7 @@ typedef struct plan {
   const lt__ew_args *a;
   lt__run op[3];   /* dst, in0, in1 */
   bool stream;     /* dst is dense and too large to keep cached: stream it */
+  bool read_ahead[3]; /* inputs (1, 2) too large to stay cached: read them ahead */
   int64_t band_rows, band_cols, stage_ld; /* the stage of a transposed input */
 } plan;
 
@@ -84,8 +85,8 @@ static void do_plain_row(const plan *p, const lt__run *o, int64_t n) {
     k = i == 0 && head ? head : STREAM_PIECE;
     if (k > n - i) k = n - i;
     /* Read ahead (LT__READ_AHEAD); a tiled op's rows read ahead by rows. */
-    if (!a->tiled && !s0) lt__prefetch_l2(x0 + (i * es + LT__READ_AHEAD), k * es);
-    if (!a->tiled && x1 && !s1) lt__prefetch_l2(x1 + (i * es + LT__READ_AHEAD), k * es);
+    if (!a->tiled && !s0 && p->read_ahead[1]) lt__prefetch_l2(x0 + (i * es + LT__READ_AHEAD), k * es);
+    if (!a->tiled && x1 && !s1 && p->read_ahead[2]) lt__prefetch_l2(x1 + (i * es + LT__READ_AHEAD), k * es);
     lt__ew_apply(a->op, a->compute, out, s0 ? x0 : x0 + i * es, s0, s1 || !x1 ? x1 : x1 + i * es, s1, k);
     lt__stream_copy(y + i * es, out, (size_t)(k * es));
   }
@@ -231,6 +232,21 @@ static int64_t band_width(const lt__ew_args *a, size_t dst_es) {
   return ncols < w ? ncols : w;
 }
 
+/* Whether input j (1 or 2) spans too many bytes to stay cached while the
+ * op runs. A broadcast row, read again for every row of the output, stays
+ * in L1 or L2: asking for it ahead adds instructions for lines already
+ * there and, at each row's end, for lines past it. An add with a
+ * broadcast row at 256 MiB, 14 runs in turn with and without: median
+ * 0.77 of memcpy with (0.64-0.92), 0.86 without (0.70-0.95). */
+static bool outgrows_cache(const lt__ew_args *a, int j, size_t es) {
+  int64_t span = 1;
+  for (int d = 0; d < a->ndim; d++) {
+    int64_t st = a->strides[j][d] < 0 ? -a->strides[j][d] : a->strides[j][d];
+    span += (a->shape[d] - 1) * st;
+  }
+  return span * (int64_t)es >= LT__STREAM_MIN_BYTES;
+}
+
 lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   plan p = {.a = a};
   p.op[0] = lt__run_make(a->dst, 1, a->dst_dtype, a->compute, true);
@@ -255,6 +271,7 @@ lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   }
   for (int j = 0; j <= a->ninputs; j++) bytes += numel * (int64_t)p.op[j].es;
   p.stream = a->strides[0][a->ndim - 1] == 1 && numel * (int64_t)p.op[0].es >= LT__STREAM_MIN_BYTES;
+  for (int j = 1; j <= a->ninputs; j++) p.read_ahead[j] = outgrows_cache(a, j, p.op[j].es);
   lt__parallel_for(outer, bytes, a->tiled ? rows_tiled : rows_plain, &p);
   return LT_OK;
 }
