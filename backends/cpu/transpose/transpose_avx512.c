@@ -158,8 +158,9 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * bench_transpose 256^2 0.37-0.45 -> 0.61-0.68 of memcpy, 64^2 (in L1)
  * 0.17 -> 0.28; bench_access at 1 MiB, 2-D 0.36-0.39 -> 0.49-0.53,
  * (1,2,0) 0.40-0.48 -> 0.52-0.66, BHTD (0,3,1,2) 0.39-0.44 -> 0.51-0.56
- * (three runs in turn). Streamed tiles keep the lanes, whose pairs hold
- * fewer registers at once. */
+ * (three runs in turn). Streamed tiles, which come in pairs, keep the
+ * lanes: a pair of whole-row tiles would hold 32 result vectors at once
+ * (not measured). */
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
   if (emit_mode_of(out) != EMIT_PLAIN) {
     line_tile(out, src, sld, 4);
