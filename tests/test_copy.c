@@ -795,9 +795,9 @@ START_TEST(gathers_and_scatters_of_every_small_step_copy_every_element) {
 END_TEST
 
 /* Over 8 MiB, a gather (a source with a small inner stride into a dense
- * destination) goes out with streaming stores, reordered in registers
- * (steps -1 and 2) or through a buffer whose first piece ends at the
- * destination's lines: reversed and stepped
+ * destination) of step -3..3 goes out with streaming stores, reordered in
+ * registers (steps -1 and 2) or through a buffer whose first piece ends at
+ * the destination's lines; longer steps take plain stores: reversed and stepped
  * sources of each element size, 1-D and in rows of odd length, must give
  * each element. (The element sizes' own loops, every small step, are
  * checked small above.) */
@@ -823,7 +823,7 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   static const struct {
     lt_dtype dt;
     int64_t step;
-  } cases[] = {{LT_U8, -1}, {LT_F16, 2}, {LT_F32, -1}, {LT_F32, 2}, {LT_F32, 3}, {LT_F32, 5}, {LT_I64, 2}, {LT_I64, -1}};
+  } cases[] = {{LT_U8, -1}, {LT_F16, 2}, {LT_F32, -1}, {LT_F32, 2}, {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2}, {LT_I64, -1}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     size_t es = lt_dtype_size(cases[k].dt);
     int64_t step = cases[k].step, n = (9 << 20) / (int64_t)es + 13; /* 9 MiB out and an odd tail */
@@ -836,7 +836,7 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
     ck_assert_int_eq(lt_numel(c), n);
     uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
     for (int64_t i = 0; i < n; i++) {
-      int64_t j = step < 0 ? len - 1 - i : i * step;
+      int64_t j = step < 0 ? len - 1 + i * step : i * step;
       if (element_at(lt_data(c), es, i) != (pattern(j) & mask))
         ck_abort_msg("%s step %lld: element %lld is not source element %lld", lt_dtype_name(cases[k].dt),
                      (long long)step, (long long)i, (long long)j);

@@ -38,14 +38,12 @@ typedef struct run {
     memcpy(r->dst + i * r->dst_step, &v, sizeof v);                            \
   }
 
-/* A gather into a large dense destination with a step other than -1 or
- * 2 (which lt__stream_strided reorders in registers) goes through a
- * buffer in L1 and out with streaming stores (no read-for-ownership of the
+/* A streamed gather (see streams_gather) with a step other than -1 or 2
+ * (which lt__stream_strided reorders in registers) goes through a buffer
+ * in L1 and out with streaming stores (no read-for-ownership of the
  * destination's lines), the first piece ending where the destination's
- * lines begin. Where several elements share a line, the source is asked
- * for into L2 a few pieces ahead; farther apart, the hardware's stride
- * prefetcher does better alone (F32 at 512 MiB, strided read s=16..64:
- * 15-25% faster without). */
+ * lines begin. Its steps are short enough for several elements to share
+ * a line, so the source is asked for into L2 a few pieces ahead. */
 enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4 };
 
 /* Asks for the source of n elements of r from element i on (their lines
@@ -65,8 +63,7 @@ static void gather_streamed(const run *r, size_t es) {
     if (k > r->n - i) k = r->n - i;
     const char *s = r->src + i * r->src_step;
     int64_t ahead = i + GATHER_PIECES_AHEAD * per;
-    if (ahead < r->n && r->src_step < 64 && r->src_step > -64)
-      read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
+    if (ahead < r->n) read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
     lt__gather(buf, s, stride, k, es);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
@@ -305,6 +302,23 @@ static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
+/* Whether a large gather streams its destination: into dense runs only
+ * (those of a strided destination share their lines; dense copies stay
+ * with memcpy, which is faster than our streaming loop there), and only
+ * from a source step of at most MAX_STREAMED_STEP elements, where the
+ * destination's lines come nearly as fast as the source's. From a longer
+ * step they come slowly, and plain stores, which let the caches gather
+ * them, measured faster (F32 at 512 MiB on Zen 5, same-run ratio to
+ * memcpy, streamed -> plain: s=4 0.33 -> 0.39, s=8 0.18 -> 0.21, s=64
+ * 0.055 -> 0.061, s=16 and 32 level; the software read-ahead made no
+ * difference either way). */
+enum { MAX_STREAMED_STEP = 3 };
+
+static bool streams_gather(const lt__copy_args *a) {
+  int64_t step = a->src_strides[a->ndim - 1];
+  return a->dst_strides[a->ndim - 1] == 1 && step != 1 && step >= -MAX_STREAMED_STEP && step <= MAX_STREAMED_STEP;
+}
+
 lt_status lt__cpu_copy(const lt__copy_args *a) {
   bool same = a->dst_dtype == a->src_dtype;
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
@@ -335,11 +349,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     large_dense_runs(a, bytes);
     return LT_OK;
   }
-  /* Gathers into a large destination stream it (into dense runs only:
-   * those of a strided destination share their lines; dense copies stay
-   * with memcpy, which is faster than our streaming loop there). */
-  bool gather = a->dst_strides[a->ndim - 1] == 1 && a->src_strides[a->ndim - 1] != 1;
-  bool stream = same && gather && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
+  bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
   parallel_copy pc = {a, fast, stream};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
