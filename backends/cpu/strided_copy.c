@@ -29,6 +29,7 @@ typedef struct run {
   int64_t n;          /* elements in the run */
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
+  bool read_ahead;    /* streamed dense runs: ask for the source ahead */
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
@@ -75,7 +76,7 @@ static void move_run(const run *r, size_t es, bool stream) {
       /* Streamed runs come in source order or from a few sequential
        * streams (large_dense_runs): what the next runs of a stream read
        * lies just ahead. */
-      lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
+      if (r->read_ahead) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
@@ -150,12 +151,13 @@ static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
 }
 
 /* The copy of a whole lt__copy_args on this thread; dense runs of one
- * dtype go out with streaming stores when stream (the caller fences). */
-static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream) {
+ * dtype go out with streaming stores when stream (the caller fences),
+ * their source asked for ahead when read_ahead. */
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, bool read_ahead) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
-  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses};
+  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses, .read_ahead = read_ahead};
   if (inner >= 0) {
     r.n = a->shape[inner];
     r.dst_step = a->dst_strides[inner] * (int64_t)des;
@@ -238,7 +240,7 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
 typedef struct parallel_copy {
   const lt__copy_args *a;
   lt__cast_fn fast;
-  bool stream;
+  bool stream, read_ahead;
 } parallel_copy;
 
 /* One thread's share: indices [begin, end) of the outermost dim. */
@@ -248,7 +250,7 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
   part.shape[0] = end - begin;
   part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
   part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
-  copy_block(&part, pc->fast, pc->stream);
+  copy_block(&part, pc->fast, pc->stream, pc->read_ahead);
   if (pc->stream) lt__stream_fence();
 }
 
@@ -291,6 +293,17 @@ static void order_by_source(lt__copy_args *a) {
     }
 }
 
+/* Whether the source spans enough bytes to be read from memory. One that
+ * does not (an expand's row, read again for every row of the output)
+ * stays cached, and asking for it ahead only adds instructions: expand
+ * [1,N]->[M,N] at 512 MiB, same-run ratio to memcpy 1.71-1.85 with,
+ * 1.91-2.42 without. */
+static bool source_outgrows_cache(const lt__copy_args *a) {
+  int64_t span = 1;
+  for (int d = 0; d < a->ndim; d++) span += (a->shape[d] - 1) * (int64_t)lt__stride_mag(a->src_strides[d]);
+  return span * (int64_t)lt__dtype_size(a->src_dtype) >= LT__STREAM_MIN_BYTES;
+}
+
 /* A copy of dense runs too large for the caches, streamed: in
  * destination order where that reads few streams at once, else in source
  * order. (Bands of 16 streams walked in destination order measured level
@@ -298,7 +311,7 @@ static void order_by_source(lt__copy_args *a) {
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
   lt__copy_args walk = *a;
   if (source_streams(a) > MAX_SOURCE_STREAMS) order_by_source(&walk);
-  parallel_copy pc = {&walk, NULL, true};
+  parallel_copy pc = {&walk, NULL, true, source_outgrows_cache(a)};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
@@ -324,7 +337,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   /* Only copies that cannot fail go to the pool: a failure's message is
    * thread-local and must reach the caller's thread. */
-  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false);
+  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, false);
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
@@ -350,7 +363,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     return LT_OK;
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
-  parallel_copy pc = {a, fast, stream};
+  parallel_copy pc = {a, fast, stream, false};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
 }
