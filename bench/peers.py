@@ -7,14 +7,18 @@ the same --sizes/--reps/--threads/--alloc, then measures each case itself:
 numpy copies with np.copyto(dst, view) into a preallocated dst (with --alloc,
 np.ascontiguousarray(view)), torch with dst.copy_(view) (with --alloc,
 view.contiguous()), torch.set_num_threads(--threads). Each side's ratio is
-to its own memcpy, measured in its own process: bench_access's C memcpy for
-libtensor, np.copyto of contiguous arrays here for both peers (split over
---threads Python threads, as numpy releases the GIL while copying). numpy's
-own copies are single-threaded at any --threads.
+to its own memcpy, measured in its own process and timed in turn with the
+case sample by sample (median of the pairs' ratios): bench_access's C
+memcpy for libtensor, np.copyto of contiguous arrays here for both peers
+(split over --threads Python threads, as numpy releases the GIL while
+copying). numpy's own copies are single-threaded at any --threads. The
+last column, lead, is libtensor's ratio over the best peer's: the
+bandwidth drifts between the processes, and the ratios cancel it.
 
 Bytes, sizes, shapes and timing follow bench/access.c exactly (see its
 header): GB/s = 2 * numel * 4 bytes / s; median of --reps samples after a
-warm-up call that also sets how many calls one sample batches.
+warm-up call that also sets how many calls one sample batches. Its memcpy
+row gives the median of all the memcpy samples at that size.
 
 Runs on /usr/bin/python3 with Debian's packages only (python3-numpy,
 python3-torch from apt; no pip, no venv). A peer that is not installed is
@@ -63,18 +67,36 @@ class NotExpressible(Exception):
     """The peer has no view for this case (torch: negative steps)."""
 
 
-def seconds_per_call(run, reps):
-    """Median seconds per call of run(k), k calls per sample."""
+def batch_length(run):
+    """Calls one sample of run(k) batches: one call at least SAMPLE_SECONDS
+    long, else enough calls to take that long (timed after a first call,
+    which is also the warm-up)."""
     t0 = time.perf_counter()
     run(1)
     first = time.perf_counter() - t0
-    k = 1 if first >= SAMPLE_SECONDS else min(1000000, int(SAMPLE_SECONDS / max(first, 1e-9)) + 1)
-    samples = []
+    return 1 if first >= SAMPLE_SECONDS else min(1000000, int(SAMPLE_SECONDS / max(first, 1e-9)) + 1)
+
+
+def timed(run, k):
+    t0 = time.perf_counter()
+    run(k)
+    return (time.perf_counter() - t0) / k
+
+
+def paired_gbs(run, nbytes, base, base_bytes, reps):
+    """(GB/s of run, GB/s of base, ratio): each of the reps samples of run
+    timed in turn with one of base (the memcpy), as access.c's
+    measure_paired does, because the bandwidth of a shared machine drifts
+    within a run; GB/s are medians of the samples, the ratio the median of
+    the pairs' ratios."""
+    kb, k = batch_length(base), batch_length(run)
+    gbs, base_gbs, ratios = [], [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
-        run(k)
-        samples.append((time.perf_counter() - t0) / k)
-    return statistics.median(samples)
+        tb, t = timed(base, kb), timed(run, k)
+        gbs.append(nbytes / t / 1e9)
+        base_gbs.append(base_bytes / tb / 1e9)
+        ratios.append(gbs[-1] / base_gbs[-1])
+    return statistics.median(gbs), statistics.median(base_gbs), statistics.median(ratios)
 
 
 def matrix_shape(n):
@@ -174,7 +196,8 @@ def case_views(peer, case, src, dst):
     return view, dst[: math.prod(shape)].reshape(shape)
 
 
-def case_gbs(peer, case, src, dst, args):
+def case_op(peer, case, src, dst, args):
+    """(run(k) that makes k calls of the case, bytes one call moves)."""
     view, to = case_views(peer, case, src, dst)
     op = peer.alloc_op(view) if args.alloc else peer.copy_op(to, view)
 
@@ -182,11 +205,12 @@ def case_gbs(peer, case, src, dst, args):
         for _ in range(k):
             op()
 
-    return 2.0 * math.prod(view.shape) * 4 / seconds_per_call(run, args.reps) / 1e9
+    return run, 2.0 * math.prod(view.shape) * 4
 
 
-def memcpy_gbs(n, args):
-    """np.copyto of contiguous arrays, split over args.threads threads."""
+def memcpy_op(n, args):
+    """run(k): k np.copyto of contiguous n-float arrays, split over
+    args.threads threads; and the bytes one call moves."""
     src = np.full(n, 1, dtype=np.float32)
     dst = np.full(n, 0, dtype=np.float32)
     bounds = [n * i // args.threads for i in range(args.threads + 1)]
@@ -205,22 +229,26 @@ def memcpy_gbs(n, args):
         for w in workers:
             w.join()
 
-    return 2.0 * n * 4 / seconds_per_call(run, args.reps) / 1e9
+    return run, 2.0 * n * 4
 
 
-def measure_peer(peer, mib, args, base):
-    """{case name: (GB/s, ratio) or a note} for one peer at one size."""
+def measure_peer(peer, mib, args, memcpy):
+    """{case name: (GB/s, ratio) or a note} for one peer at one size, each
+    case paired with memcpy; "memcpy" maps to the median of its samples."""
     src, dst = peer.buffers((mib << 20) // 4)
-    out = {}
+    out, base_gbs = {}, []
     for case in CASES:
         if args.alloc and case[1] == "strided_write":
             continue
         print(".", end="", file=sys.stderr, flush=True)
         try:
-            gbs = case_gbs(peer, case, src, dst, args)
-            out[case[0]] = (gbs, gbs / base)
+            run, nbytes = case_op(peer, case, src, dst, args)
+            gbs, base, ratio = paired_gbs(run, nbytes, *memcpy, args.reps)
+            out[case[0]] = (gbs, ratio)
+            base_gbs.append(base)
         except NotExpressible:
             out[case[0]] = "n/a: negative stride"
+    out["memcpy"] = (statistics.median(base_gbs), 1.0)
     return out
 
 
@@ -234,11 +262,11 @@ def measure_peers(args):
     cells = {}
     for mib in args.sizes:
         print(f"peers: {mib} MiB ", end="", file=sys.stderr, flush=True)
-        base = memcpy_gbs((mib << 20) // 4, args)
+        memcpy = memcpy_op((mib << 20) // 4, args)
         for peer in peers:
-            cells[(peer.name, "memcpy", mib << 20)] = (base, 1.0)
-            for name, cell in measure_peer(peer, mib, args, base).items():
+            for name, cell in measure_peer(peer, mib, args, memcpy).items():
                 cells[(peer.name, name, mib << 20)] = cell
+        del memcpy
         print(file=sys.stderr)
     return cells
 
@@ -266,12 +294,23 @@ def cell_text(cell):
     return f"{gbs:10.2f} {ratio:9.3f}"
 
 
+def lead_text(cells):
+    """libtensor's ratio over the best peer's: the ratios, each to a memcpy
+    timed in turn with it, compare across processes where GB/s drift."""
+    ours, peers = cells[0], [c[1] for c in cells[1:] if isinstance(c, tuple)]
+    if not isinstance(ours, tuple) or not peers:
+        return ""
+    return f" {ours[1] / max(peers):7.2f}"
+
+
 def print_table(args, ours, peer_cells):
     mode = "allocating copy (lt_contiguous / ascontiguousarray / .contiguous())" if args.alloc else \
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
     print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
-    print("each side: GB/s = (bytes read + bytes written) / s, then ratio = GB/s / its own memcpy GB/s\n")
-    print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch")))
+    print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of its own memcpy")
+    print("timed in turn; lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster)\n")
+    print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
+          + f" {'lead':>7}")
     missing = {"numpy": np is None, "torch": torch is None or np is None}
     names = ["memcpy"] + [c[0] for c in CASES if not (args.alloc and c[1] == "strided_write")]
     for mib in args.sizes:
@@ -283,7 +322,7 @@ def print_table(args, ours, peer_cells):
                     cells.append(f"skipped: {peer} {why}")
                 else:
                     cells.append(peer_cells.get((peer, name, mib << 20), "missing"))
-            print(f"{name:24} {mib:4d} MiB" + "".join(" " + cell_text(c) for c in cells))
+            print(f"{name:24} {mib:4d} MiB" + "".join(" " + cell_text(c) for c in cells) + lead_text(cells))
 
 
 def parse_args():
