@@ -724,8 +724,8 @@ START_TEST(large_permutations_that_keep_the_inner_dim_copy_every_element) {
 END_TEST
 
 START_TEST(large_permutations_that_read_a_few_streams_copy_every_element) {
-  /* Attention heads swapped with time ((0,2,1,3)) read 12 streams, which
-   * such copies walk in destination order; the narrow offsets them. */
+  /* Attention heads swapped with time ((0,2,1,3)): 12 source streams
+   * whose runs land 12 apart; the narrow offsets them. */
   int64_t shape[] = {3, 12, 999, 64};
   lt_tensor *a = lt_test_arange_f32(4, shape);
   lt_tensor *n = lt_narrow(a, 2, 2, 997), *p = lt_permute(n, (int[]){0, 2, 1, 3});

@@ -256,30 +256,9 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
 
 /* ---- large copies of dense runs (permutations that keep the inner dim) ---- */
 
-/* How many sequential source streams a copy of dense runs reads at once
- * when it walks the destination in order: the runs between one run and
- * the next of its stream (the dim whose source stride is one run's
- * length), every run where no dim continues them. */
-static int64_t source_streams(const lt__copy_args *a) {
-  int in = a->ndim - 1;
-  int64_t run_elems = a->shape[in] * a->src_strides[in], streams = 1;
-  for (int d = in - 1; d >= 0; d--) {
-    if (a->src_strides[d] == run_elems) return streams;
-    streams *= a->shape[d];
-  }
-  return streams;
-}
-
-/* Up to this many source streams, walking the destination in order (its
- * lines written in sequence, each stream followed by the hardware's
- * prefetch) beats walking the source in order: BHTD (0,2,1,3) at 512
- * MiB, 12 streams, 1.00 of memcpy against 0.82; but (1,0,2) of 512^3,
- * 512 streams, 0.57 against 0.87. */
-enum { MAX_SOURCE_STREAMS = 16 };
-
-/* Walks the source in order instead (the innermost dim stays innermost):
- * long sequential reads, the scattered destination runs written by
- * streaming stores, which need no read and no order. */
+/* Walks the source in order (the innermost dim stays innermost): long
+ * sequential reads, the scattered destination runs written by streaming
+ * stores, which need no read and no order. */
 static void order_by_source(lt__copy_args *a) {
   for (int i = 1; i < a->ndim - 1; i++)
     for (int j = i; j > 0; j--) {
@@ -304,13 +283,20 @@ static bool source_outgrows_cache(const lt__copy_args *a) {
   return span * (int64_t)lt__dtype_size(a->src_dtype) >= LT__STREAM_MIN_BYTES;
 }
 
-/* A copy of dense runs too large for the caches, streamed: in
- * destination order where that reads few streams at once, else in source
- * order. (Bands of 16 streams walked in destination order measured level
- * with source order for (1,0,2): 0.88 against 0.87.) */
+/* A copy of dense runs too large for the caches, streamed in source
+ * order. Walking the destination in order instead (its lines written in
+ * sequence, the source read as one stream per run between a run and the
+ * next of its stream) measured faster on one machine and much slower on
+ * another, where source order did well on both: BHTD (0,2,1,3) at 512
+ * MiB (12 streams), same-run ratio to memcpy, destination order against
+ * source order: Xeon 1.00 against 0.82, Zen 5 0.26-0.87 against
+ * 1.02-1.27; (1,0,2) of 512^3 (512 streams): Xeon 0.57 against 0.87.
+ * (Blocks of the stream dim, a stream read 4-64 KiB at a time, measured
+ * at best level with source order on Zen 5, and slower for (1,0,2);
+ * bands of 16 streams level with it for (1,0,2) on the Xeon.) */
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
   lt__copy_args walk = *a;
-  if (source_streams(a) > MAX_SOURCE_STREAMS) order_by_source(&walk);
+  order_by_source(&walk);
   parallel_copy pc = {&walk, NULL, true, source_outgrows_cache(a)};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
