@@ -202,8 +202,8 @@ END_TEST
 
 START_TEST(f32_ops_on_transposed_inputs_larger_than_a_tile_match_the_reference) {
   /* Sizes that are not multiples of the 64-element tile, and one large
-   * enough to be split over threads. */
-  static const int64_t sizes[][2] = {{130, 67}, {1, 300}, {300, 2}, {65, 65}, {700, 900}};
+   * enough to be split over threads (16 MiB read and written). */
+  static const int64_t sizes[][2] = {{130, 67}, {1, 300}, {300, 2}, {65, 65}, {1500, 1100}};
   lt_test_seed(77);
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     int64_t m = sizes[k][0], n = sizes[k][1];
