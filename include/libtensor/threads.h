@@ -1,7 +1,8 @@
-/* libtensor: the library's thread pool, used by large copies and casts.
- * A pool (workers started on first use and kept), not a thread per call,
- * so a small copy costs no thread start; work below about 1 MiB runs on
- * the calling thread alone. */
+/* libtensor: the library's thread pool, used by large copies, casts and
+ * compute ops. A pool (workers started on first use and kept), not a
+ * thread per call, so a small copy costs no thread start; work below 16
+ * MiB (bytes read plus bytes written) runs on the calling thread alone,
+ * as waking a worker costs more than it saves there. */
 #ifndef LIBTENSOR_THREADS_H
 #define LIBTENSOR_THREADS_H
 
