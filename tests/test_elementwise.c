@@ -219,11 +219,12 @@ START_TEST(f32_ops_on_transposed_inputs_larger_than_a_tile_match_the_reference) 
 }
 END_TEST
 
-/* A transposed input is staged in bands: 256 columns wide when dst's rows
- * start cache lines, wider when they do not; outputs past 8 MiB are
- * streamed. One shape of each kind, values exact. */
+/* A transposed input is staged in bands of 64 rows, as wide as the rows
+ * up to 8192 columns; outputs past 8 MiB are streamed. Rows that start
+ * cache lines and rows that do not, rows split over two bands (8300
+ * columns), a last band of a few rows; values exact. */
 START_TEST(transposed_inputs_in_aligned_and_unaligned_bands_past_8_mib_stay_exact) {
-  static const int64_t sizes[][2] = {{1100, 2048}, {1501, 1499}, {520, 1024}, {300, 1027}};
+  static const int64_t sizes[][2] = {{1100, 2048}, {1501, 1499}, {520, 1024}, {300, 1027}, {300, 8300}, {67, 8192}};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     int64_t m = sizes[k][0], n = sizes[k][1];
     lt_tensor *a = lt_test_arange_f32(2, (int64_t[]){m, n}), *bt = lt_test_arange_f32(2, (int64_t[]){n, m});

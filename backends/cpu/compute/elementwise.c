@@ -16,29 +16,36 @@
 #include "runs.h"
 #include "transpose.h"
 
-/* A transposed input is staged a band of output rows at a time, through
- * a stage of STAGE_ELEMS elements (256 KiB of F32, from the allocator once
- * per range of work) that sits in L2. The band's width: BAND_ALIGNED
- * columns when dst's rows all start a cache line; otherwise up to
- * BAND_UNALIGNED, because a band edge inside a row leaves a line that two
- * bands share, written with plain stores that must read it first (an add
- * with one transposed input at 256 MiB, side 8095: 24% of memcpy 256
- * wide, 40% 1024 wide; side 8192: 53% 256 wide, 48% 1024 wide). */
-enum { STAGE_ELEMS = 1 << 16, BAND_ALIGNED = 256, BAND_UNALIGNED = 1024 };
+/* A transposed input is staged a band of BAND_ROWS output rows at a time,
+ * as wide as the rows up to BAND_MAX_ROW_BYTES of the input's elements
+ * (8192 F32; a stage of up to 2 MiB, from the allocator once per range of
+ * work). Whole rows keep the
+ * other operands' reads and dst's writes sequential, and 64 rows give the
+ * tiled input runs of 256 bytes, read ahead (see PREFETCH_MAX_RUN). An
+ * add with one transposed input at 256 MiB, side 8192, Zen 5, same-run
+ * ratio to memcpy: 0.53-0.56 with the earlier bands of 256 columns by 240
+ * rows; full rows by 24 rows 0.50-0.56, 32 rows 0.61-0.72, 48 rows
+ * 0.67-0.70, 64 rows 0.71-0.79 (0.79-0.80 once the other operands were
+ * no longer read ahead, below), 128 rows 0.50-0.60; 4096 columns by 64
+ * rows 0.59-0.63. Rows not starting a cache line (side 8079): 0.39-0.44
+ * before, 0.68-0.75 now. */
+enum { BAND_ROWS = 64, BAND_MAX_ROW_BYTES = 32768 };
 /* The stage's rows are padded by one line: a leading dimension of a
  * multiple of 4 KiB would put a tile's rows in one L1 set. */
 enum { STAGE_PAD = 64 };
 /* The tiled input is transposed into the stage STRIP of its rows at a
- * time (each read along its band width, one page visit per row), with the
- * lines of the strip PREFETCH_STRIPS ahead asked for into L2 first when
- * its runs are shorter than PREFETCH_MAX_RUN bytes: its rows are far
+ * time (each read for the band's height, one page visit per row), with
+ * the lines of the strip PREFETCH_STRIPS ahead asked for into L2 first
+ * when its runs are shorter than PREFETCH_MAX_RUN bytes: its rows are far
  * apart, and a few lines per row are too few for the hardware prefetcher
  * to follow. Longer runs it follows itself, and the prefetch instructions
- * would only hold the fill buffers (side 8192, runs of 960 bytes: 58-60%
- * of memcpy with them, 63-65% without; side 8095, 252 bytes: 39% with,
- * 35-37% without). The other dense inputs' rows are asked for ROWS_AHEAD
- * rows ahead, as they are visited a band's width at a time. */
-enum { STRIP = 16, PREFETCH_STRIPS = 2, PREFETCH_MAX_RUN = 512, ROWS_AHEAD = 2 };
+ * would only hold the fill buffers (Xeon, bands of 240 rows, side 8192,
+ * runs of 960 bytes: 58-60% of memcpy with them, 63-65% without; side
+ * 8095, 252 bytes: 39% with, 35-37% without). The other operands' rows,
+ * whole rows in sequence, are left to the hardware prefetcher: asking
+ * for them two rows ahead measured 0.73 of memcpy against 0.79-0.80
+ * without (side 8192; side 8079 0.70-0.73 against 0.68-0.75). */
+enum { STRIP = 16, PREFETCH_STRIPS = 2, PREFETCH_MAX_RUN = 512 };
 enum { CHUNK = LT__RUN_CHUNK };
 
 typedef struct plan {
@@ -176,8 +183,6 @@ static void do_tile(const plan *p, const lt__run *base, char *stage, int64_t r0,
     for (int j = 0; j < 3; j++) {
       o[j].p += ((r0 + r) * a->strides[j][rd] + c0 * a->strides[j][cd]) * (int64_t)o[j].es;
       o[j].stride = a->strides[j][cd];
-      if (j > 0 && j != t && o[j].stride == 1 && a->strides[j][rd] != 0)
-        lt__prefetch_l2(o[j].p + ROWS_AHEAD * a->strides[j][rd] * (int64_t)o[j].es, nc * (int64_t)o[j].es);
     }
     o[t].p = stage + r * p->stage_ld * (int64_t)x->es;
     o[t].stride = 1;
@@ -224,14 +229,6 @@ static void rows_tiled(void *ctx, int64_t begin, int64_t end) {
 
 /* ---- entry ---- */
 
-/* The band width for a tiled op (see STAGE_ELEMS). */
-static int64_t band_width(const lt__ew_args *a, size_t dst_es) {
-  int64_t ncols = a->shape[a->ndim - 1], row_bytes = a->strides[0][a->ndim - 2] * (int64_t)dst_es;
-  bool rows_aligned = (uintptr_t)a->dst % 64 == 0 && row_bytes % 64 == 0;
-  int64_t w = rows_aligned ? BAND_ALIGNED : BAND_UNALIGNED;
-  return ncols < w ? ncols : w;
-}
-
 /* Whether input j (1 or 2) spans too many bytes to stay cached while the
  * op runs. A broadcast row, read again for every row of the output, stays
  * in L1 or L2: asking for it ahead adds instructions for lines already
@@ -262,9 +259,10 @@ lt_status lt__cpu_elementwise(const lt__ew_args *a) {
   for (int d = 0; d < lead; d++) outer *= a->shape[d];
   int64_t numel = outer * a->shape[a->ndim - 1];
   if (a->tiled) {
-    p.band_cols = band_width(a, p.op[0].es);
-    p.stage_ld = p.band_cols + STAGE_PAD / (int64_t)p.op[a->tiled].es;
-    p.band_rows = STAGE_ELEMS / p.stage_ld; /* >= 1: band_cols is at most BAND_UNALIGNED */
+    int64_t ncols = a->shape[a->ndim - 1], es = (int64_t)p.op[a->tiled].es, max_cols = BAND_MAX_ROW_BYTES / es;
+    p.band_cols = ncols < max_cols ? ncols : max_cols;
+    p.stage_ld = p.band_cols + STAGE_PAD / es;
+    p.band_rows = BAND_ROWS;
     int64_t blocks = (a->shape[a->ndim - 2] + p.band_rows - 1) / p.band_rows;
     numel *= a->shape[a->ndim - 2];
     outer *= blocks;
