@@ -73,9 +73,8 @@ static void gather_streamed(const run *r, size_t es) {
 static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && (size_t)r->src_step == es) {
     if (stream) {
-      /* Streamed runs come in source order or from a few sequential
-       * streams (large_dense_runs): what the next runs of a stream read
-       * lies just ahead. */
+      /* Streamed runs come in source order (large_dense_runs): what the
+       * next runs read lies just ahead. */
       if (r->read_ahead) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else

@@ -18,10 +18,10 @@
 
 /* A transposed input is staged a band of BAND_ROWS output rows at a time,
  * as wide as the rows up to BAND_MAX_ROW_BYTES of the input's elements
- * (8192 F32; a stage of up to 2 MiB, from the allocator once per range of
- * work). Whole rows keep the
- * other operands' reads and dst's writes sequential, and 64 rows give the
- * tiled input runs of 256 bytes, read ahead (see PREFETCH_MAX_RUN). An
+ * (8192 F32; a stage of about 2 MiB, from the allocator once per range of
+ * work). Whole rows keep the other operands' reads and dst's writes
+ * sequential, and 64 rows give the tiled input runs of 256 bytes, read
+ * ahead (see PREFETCH_MAX_RUN). An
  * add with one transposed input at 256 MiB, side 8192, Zen 5, same-run
  * ratio to memcpy: 0.53-0.56 with the earlier bands of 256 columns by 240
  * rows; full rows by 24 rows 0.50-0.56, 32 rows 0.61-0.72, 48 rows
@@ -39,9 +39,9 @@ enum { STAGE_PAD = 64 };
  * when its runs are shorter than PREFETCH_MAX_RUN bytes: its rows are far
  * apart, and a few lines per row are too few for the hardware prefetcher
  * to follow. Longer runs it follows itself, and the prefetch instructions
- * would only hold the fill buffers (Xeon, bands of 240 rows, side 8192,
- * runs of 960 bytes: 58-60% of memcpy with them, 63-65% without; side
- * 8095, 252 bytes: 39% with, 35-37% without). The other operands' rows,
+ * would only hold the fill buffers (the earlier bands of 240 rows, side
+ * 8192, runs of 960 bytes: 58-60% of memcpy with them, 63-65% without;
+ * side 8095, 252 bytes: 39% with, 35-37% without). The other operands' rows,
  * whole rows in sequence, are left to the hardware prefetcher: asking
  * for them two rows ahead measured 0.73 of memcpy against 0.79-0.80
  * without (side 8192; side 8079 0.70-0.73 against 0.68-0.75). */
