@@ -13,6 +13,15 @@
  * stores skip that read, a third of an add's memory traffic. */
 #define LT__STREAM_MIN_BYTES ((int64_t)8 << 20)
 
+/* Whether the elements that shape and strides (in elements) reach from
+ * their first span at least LT__STREAM_MIN_BYTES, elements of es bytes:
+ * an operand read from memory, not from cache, whatever its order. */
+static inline bool lt__outgrows_cache(int ndim, const int64_t *shape, const int64_t *strides, size_t es) {
+  int64_t span = 1;
+  for (int d = 0; d < ndim; d++) span += (shape[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
+  return span * (int64_t)es >= LT__STREAM_MIN_BYTES;
+}
+
 /* n bytes from src to dst, streaming from the first 64-byte aligned byte
  * of dst on (plain stores before it and after the last whole line); the
  * caller fences with lt__stream_fence before anyone else reads dst. */

@@ -271,19 +271,12 @@ static void order_by_source(lt__copy_args *a) {
     }
 }
 
-/* Whether the source spans enough bytes to be read from memory. One that
- * does not (an expand's row, read again for every row of the output)
- * stays cached, and asking for it ahead only adds instructions: expand
- * [1,N]->[M,N] at 512 MiB, same-run ratio to memcpy 1.71-1.85 with,
- * 1.91-2.42 without. */
-static bool source_outgrows_cache(const lt__copy_args *a) {
-  int64_t span = 1;
-  for (int d = 0; d < a->ndim; d++) span += (a->shape[d] - 1) * (int64_t)lt__stride_mag(a->src_strides[d]);
-  return span * (int64_t)lt__dtype_size(a->src_dtype) >= LT__STREAM_MIN_BYTES;
-}
-
 /* A copy of dense runs too large for the caches, streamed in source
- * order. Walking the destination in order instead (its lines written in
+ * order, its source read ahead only where that outgrows the caches too:
+ * one that does not (an expand's row, read again for every row of the
+ * output) stays cached, and asking for it ahead only adds instructions
+ * (expand [1,N]->[M,N] at 512 MiB, same-run ratio to memcpy 1.71-1.85
+ * with, 1.91-2.42 without). Walking the destination in order instead (its lines written in
  * sequence, the source read as one stream per run between a run and the
  * next of its stream) measured faster on one machine and much slower on
  * another, where source order did well on both: BHTD (0,2,1,3) at 512
@@ -296,7 +289,8 @@ static bool source_outgrows_cache(const lt__copy_args *a) {
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
   lt__copy_args walk = *a;
   order_by_source(&walk);
-  parallel_copy pc = {&walk, NULL, true, source_outgrows_cache(a)};
+  bool read_ahead = lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype));
+  parallel_copy pc = {&walk, NULL, true, read_ahead};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
