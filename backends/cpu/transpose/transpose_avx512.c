@@ -1,8 +1,8 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles), and a thin kernel
- * for 2- and 4-byte transposes of 2 to 15 source rows. Compiled with -mavx512f
- * -mavx512bw -mavx512vl -mavx512dq; other partial tiles go to the scalar
- * kernels. */
+ * for 2- and 4-byte transposes of 2 to 15 source rows, and masked blocks for
+ * the 2- and 4-byte partial tiles. Compiled with -mavx512f -mavx512bw
+ * -mavx512vl -mavx512dq; other partial tiles go to the scalar kernels. */
 #include <immintrin.h>
 
 #include "stream.h"
@@ -99,6 +99,63 @@ static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
   }
 }
 
+/* ---- partial tiles: the frame around the full tiles, 2- and 4-byte ---- */
+
+static inline __attribute__((always_inline)) __m512 masked_load(const char *p, __mmask16 m, size_t es) {
+  if (es == 4) return _mm512_maskz_loadu_ps(m, p);
+  return _mm512_castsi512_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)));
+}
+
+static inline __attribute__((always_inline)) void masked_store(char *p, __mmask16 m, __m512 v, size_t es) {
+  if (es == 4) _mm512_mask_storeu_ps(p, m, v);
+  else _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(_mm512_castps_si512(v)));
+}
+
+static inline __mmask16 first_lanes(int64_t n) { return (__mmask16)(0xFFFFu >> (16 - n)); }
+
+/* A block of nr x nc (1..16 each) elements: masked loads of nr rows of nc
+ * (masked-off lanes read nothing, so no byte past the block is touched),
+ * the 16 x 16 register transpose, masked stores of nc rows of nr. */
+static inline __attribute__((always_inline)) void masked_block(char *dst, int64_t dld, const char *src, int64_t sld,
+                                                               int64_t nr, int64_t nc, size_t es) {
+  const __mmask16 cols = first_lanes(nc), rows = first_lanes(nr);
+  __m512 r[16];
+  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = i < nr ? masked_load(src + i * sld, cols, es) : _mm512_setzero_ps();
+  transpose16_ps(r);
+  LT__UNROLL for (int j = 0; j < 16; j++)
+    if (j < nc) masked_store(dst + j * dld, rows, r[j], es);
+}
+
+/* The edge kernel of the 2- and 4-byte tiles: the bands around the full
+ * tiles (up to 15 rows or columns, whole when the rows are not line
+ * aligned alike) in masked blocks of up to 16 x 16, where the scalar loop
+ * moved one element at a time (F32 (2,1,0) of 60 x 64 x 68 in cache,
+ * where each slice's frame is about half its elements: 0.09 -> 0.32 of
+ * memcpy; 509 x 515 0.44-0.53 -> 0.50-0.56). Bands thinner than
+ * MASKED_MIN stay scalar: a block then carries 16 shuffles per element
+ * row for a few elements (68^3 (1,2,0), 4-element bands: 0.30 -> 0.22
+ * masked). */
+enum { MASKED_MIN = 8 };
+static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t dst_ld, const char *src,
+                                                              int64_t src_ld, int64_t rows, int64_t cols, size_t es) {
+  const int64_t e = (int64_t)es, sld = src_ld * e, dld = dst_ld * e;
+  if (rows < MASKED_MIN || cols < MASKED_MIN) {
+    lt__transpose_scalar_table[es == 4 ? 2 : 1](dst, dst_ld, src, src_ld, rows, cols);
+    return;
+  }
+  for (int64_t c = 0; c < cols; c += 16)
+    for (int64_t r = 0; r < rows; r += 16)
+      masked_block(dst + c * dld + r * e, dld, src + r * sld + c * e, sld, lt__min64(16, rows - r),
+                   lt__min64(16, cols - c), es);
+}
+
+static void edge2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  masked_edge(dst, dst_ld, src, src_ld, rows, cols, 2);
+}
+static void edge4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  masked_edge(dst, dst_ld, src, src_ld, rows, cols, 4);
+}
+
 /* A transpose of 2 to 15 source rows (12 attention heads moved innermost,
  * say) has no full tile, and the edge kernel goes element by element.
  * Here each 16 columns are loaded from every row (loads past the last row
@@ -146,8 +203,7 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
     }
   }
   if (g) lt__stream_copy(dst + (c - 16 * g) * dst_ld * e, buf, (size_t)(g * run));
-  lt__edge(lt__transpose_scalar_table[es == 4 ? 2 : 1], dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows,
-           cols - c);
+  lt__edge(es == 4 ? edge4 : edge2, dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows, cols - c);
   return stream;
 }
 
@@ -185,22 +241,21 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
 }
 
 /* Each element size twice: streaming when one call's output outgrows the
- * caches, and streaming always (for batches of small transposes). */
-#define KERNELS(N, INDEX)                                                                                        \
+ * caches, and streaming always (for batches of small transposes); with
+ * the masked edge for 2 and 4 bytes, the scalar one for the others. */
+#define KERNELS(N, EDGE)                                                                                             \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,                     \
-                      lt__transpose_scalar_table[INDEX]))                                                        \
-      _mm_sfence();                                                                                             \
-  }                                                                                                             \
-  static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                       \
-                      lt__transpose_scalar_table[INDEX]))                                                        \
-      _mm_sfence();                                                                                             \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE, EDGE))                  \
+      _mm_sfence();                                                                                                  \
+  }                                                                                                                  \
+  static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {  \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS, EDGE))                    \
+      _mm_sfence();                                                                                                  \
   }
-KERNELS(1, 0)
-KERNELS(2, 1)
-KERNELS(4, 2)
-KERNELS(8, 3)
+KERNELS(1, lt__transpose_scalar_table[0])
+KERNELS(2, edge2)
+KERNELS(4, edge4)
+KERNELS(8, lt__transpose_scalar_table[3])
 
 const lt__transpose_fn lt__transpose_avx512_table[4] = {transpose1, transpose2, transpose4, transpose8};
 const lt__transpose_fn lt__transpose_avx512_streamed_table[4] = {streamed1, streamed2, streamed4, streamed8};
