@@ -30,6 +30,7 @@ typedef struct run {
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
   bool read_ahead;    /* streamed dense runs: ask for the source ahead */
+  bool cached_src;    /* the copy's source stays in cache (lt__gather) */
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
@@ -65,7 +66,7 @@ static void gather_streamed(const run *r, size_t es) {
     const char *s = r->src + i * r->src_step;
     int64_t ahead = i + GATHER_PIECES_AHEAD * per;
     if (ahead < r->n) read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
-    lt__gather(buf, s, stride, k, es);
+    lt__gather(buf, s, stride, k, es, false);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
 }
@@ -85,7 +86,7 @@ static void move_run(const run *r, size_t es, bool stream) {
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
     int64_t stride = r->src_step / (int64_t)es;
-    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es);
+    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, r->cached_src);
     else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
     return;
   }
@@ -156,7 +157,11 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
-  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses, .read_ahead = read_ahead};
+  run r = {.n = 1,
+           .dst_step = (int64_t)des,
+           .src_step = (int64_t)ses,
+           .read_ahead = read_ahead,
+           .cached_src = !lt__outgrows_cache(a->ndim, a->shape, a->src_strides, ses)};
   if (inner >= 0) {
     r.n = a->shape[inner];
     r.dst_step = a->dst_strides[inner] * (int64_t)des;
