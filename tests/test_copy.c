@@ -909,6 +909,22 @@ START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
 }
 END_TEST
 
+/* Permutations that keep a short inner dim and swap two outer ones, with
+ * more than 16 indices in the destination's second-innermost dim, take
+ * the next dim out in blocks of four runs: outer dims not a multiple of
+ * four, a reversed dim among them, an odometer dim outside, every element
+ * size. */
+START_TEST(permutations_of_short_runs_in_blocks_copy_every_element) {
+  static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
+  for (size_t k = 0; k < 4; k++) {
+    check_permuted_copy(dts[k], 3, (int64_t[]){18, 21, 3}, (int[]){1, 0, 2}, -1);
+    check_permuted_copy(dts[k], 3, (int64_t[]){18, 21, 3}, (int[]){1, 0, 2}, 0);
+    check_permuted_copy(dts[k], 3, (int64_t[]){33, 6, 16}, (int[]){1, 0, 2}, -1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){7, 37, 23, 5}, (int[]){0, 2, 1, 3}, -1);
+  }
+}
+END_TEST
+
 /* The same past 8 MiB, where the small transposes stream and read ahead. */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
@@ -1419,6 +1435,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, large_permutations_that_read_a_few_streams_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(cp, permutations_of_short_runs_in_blocks_copy_every_element);
   suite_add_tcase(s, cp);
 
   TCase *large = tcase_create("large");

@@ -135,6 +135,36 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
   return LT_OK;
 }
 
+/* As dense_runs, where the runs of consecutive indices of the dim
+ * outside the row dim lie back to back in the source (a permutation that
+ * swaps two outer dims, (1,0,2)), and the row dim has more indices than
+ * MAX_RUN_STREAMS: walked a run at a time, the source would be read as
+ * that many streams, one per row index, each a run at a time (and, when
+ * a power of two apart, sharing the cache's sets). Here the outer dim's
+ * indices are taken RUN_BLOCK at a time inside the row loop: the source
+ * is read RUN_BLOCK runs in a row, the destination written as RUN_BLOCK
+ * streams. F32 in cache, same-run ratio to memcpy, one run at a time ->
+ * blocks of 4: 64^3 (1,0,2) 0.82-0.86 -> 0.88-0.91, 128 x 128 x 16
+ * (1,0,2) 0.46-0.47 -> 0.54-0.71 (blocks of 8 level with 4, of 16
+ * worse); BHTD (0,2,1,3) at 1 MiB, 12 streams, is faster unblocked
+ * (0.90-0.93 against 0.74-0.87). */
+enum { RUN_BLOCK = 4, MAX_RUN_STREAMS = 16 };
+static void dense_runs_blocked(const lt__copy_args *a, int64_t bytes, int64_t es) {
+  int row = a->ndim - 2, out = row - 1;
+  int64_t n = a->shape[row], m = a->shape[out];
+  int64_t dstep = a->dst_strides[row] * es, sstep = a->src_strides[row] * es, dout = a->dst_strides[out] * es;
+  lt__odometer o = {.dst_off = 0};
+  do
+    for (int64_t j0 = 0; j0 < m; j0 += RUN_BLOCK) {
+      int64_t k = m - j0 < RUN_BLOCK ? m - j0 : RUN_BLOCK;
+      char *d = a->dst + o.dst_off + j0 * dout;
+      const char *s = a->src + o.src_off + j0 * bytes;
+      for (int64_t i = 0; i < n; i++, d += dstep, s += sstep)
+        for (int64_t j = 0; j < k; j++) memcpy(d + j * dout, s + j * bytes, (size_t)bytes);
+    }
+  while (lt__odometer_step(&o, a, out, -1, es, es));
+}
+
 /* Dense runs of one dtype in cache, by the thousand where they are short
  * (a permutation that keeps a short inner dim, an expand): the next dim
  * out in a loop of its own, so that each run costs its memcpy and an
@@ -142,6 +172,10 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
 static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
   int row = a->ndim - 2;
   int64_t n = a->shape[row], dstep = a->dst_strides[row] * es, sstep = a->src_strides[row] * es;
+  if (row >= 1 && a->src_strides[row - 1] * es == bytes && n > MAX_RUN_STREAMS) {
+    dense_runs_blocked(a, bytes, es);
+    return;
+  }
   lt__odometer o = {.dst_off = 0};
   do {
     char *d = a->dst + o.dst_off;
