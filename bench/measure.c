@@ -4,6 +4,7 @@
 #include "measure.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,45 +71,75 @@ int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void 
 
 /* ---- memcpy baseline ---------------------------------------------------- */
 
+/* The threads of one batch meet before and after each call. Spinning,
+ * with a yield for when there are more threads than cores: the cheapest
+ * meeting there is, so the baseline is the fastest a parallel copy that
+ * must finish each call before the next could be. */
+typedef struct call_barrier {
+  atomic_int arrived, phase;
+  atomic_int go; /* 0: wait, 1: run, -1: give up (a thread did not start) */
+  int parties;
+} call_barrier;
+
+static void meet(call_barrier *b) {
+  int phase = atomic_load(&b->phase);
+  if (atomic_fetch_add(&b->arrived, 1) == b->parties - 1) {
+    atomic_store(&b->arrived, 0);
+    atomic_fetch_add(&b->phase, 1);
+    return;
+  }
+  while (atomic_load(&b->phase) == phase) sched_yield();
+}
+
 typedef struct memcpy_job {
   char *dst;
   const char *src;
   size_t bytes;
   int k;
+  call_barrier *calls; /* NULL: one thread */
 } memcpy_job;
 
 static void *memcpy_repeat(void *arg) {
   const memcpy_job *j = arg;
+  if (j->calls) {
+    while (atomic_load(&j->calls->go) == 0) sched_yield();
+    if (atomic_load(&j->calls->go) < 0) return NULL;
+  }
   for (int i = 0; i < j->k; i++) {
+    if (j->calls) meet(j->calls);
     memcpy(j->dst, j->src, j->bytes);
     /* Stops the compiler merging repeated copies of the same bytes. */
     atomic_signal_fence(memory_order_seq_cst);
+    if (j->calls) meet(j->calls);
   }
   return NULL;
 }
 
-/* One thread: memcpy on the caller. N threads: N pthreads each copy their
- * 1/N share k times, timed together (started once per batch, so the start
- * cost spreads over a whole sample). */
+/* One thread: memcpy on the caller. N threads: the caller and N - 1
+ * pthreads (started once per batch, so the start cost spreads over a
+ * whole sample) each copy their 1/N share per call, and each call ends
+ * when its last share is done, as a call of a parallel copy must.
+ * (Unsynchronised, each thread ran its k shares back to back, faster at
+ * cached sizes than any parallel copy can be.) */
 int measure_memcpy_batch(void *ctx, int k) {
   const measure_memcpy *m = ctx;
-  if (m->threads == 1) return memcpy_repeat(&(memcpy_job){m->dst, m->src, m->bytes, k}), 0;
+  if (m->threads == 1) return memcpy_repeat(&(memcpy_job){m->dst, m->src, m->bytes, k, NULL}), 0;
   pthread_t tid[MEASURE_MAX_THREADS];
   memcpy_job jobs[MEASURE_MAX_THREADS];
+  call_barrier calls = {.parties = m->threads};
   size_t share = (m->bytes / (size_t)m->threads + 63) & ~(size_t)63; /* whole cache lines each */
-  int started = 0, rc = 0;
   for (int i = 0; i < m->threads; i++) {
     size_t lo = (size_t)i * share < m->bytes ? (size_t)i * share : m->bytes;
     size_t hi = lo + share < m->bytes ? lo + share : m->bytes;
-    jobs[i] = (memcpy_job){m->dst + lo, m->src + lo, hi - lo, k};
-    if (pthread_create(&tid[i], NULL, memcpy_repeat, &jobs[i]) != 0) {
-      rc = -1;
-      break;
-    }
-    started++;
+    jobs[i] = (memcpy_job){m->dst + lo, m->src + lo, hi - lo, k, &calls};
   }
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-  return rc;
+  int started = 1;
+  for (; started < m->threads; started++)
+    if (pthread_create(&tid[started], NULL, memcpy_repeat, &jobs[started]) != 0) break;
+  atomic_store(&calls.go, started == m->threads ? 1 : -1);
+  if (started == m->threads) memcpy_repeat(&jobs[0]);
+  for (int i = 1; i < started; i++) pthread_join(tid[i], NULL);
+  return started == m->threads ? 0 : -1;
 }
 
 int measure_copy_batch(void *ctx, int k) {
