@@ -51,9 +51,9 @@
  * loads and eight scalar stores. Vectorised, its stores become element
  * inserts into one vector store, which in cache cost more than they save
  * and out of it save more than they cost (Zen 5, F32 reads, same-run
- * ratio to memcpy, vectorised -> scalar: 1 MiB s=16 0.125-0.129 ->
- * 0.147-0.153, s=32 and 64 level; 512 MiB s=32 0.108-0.116 ->
- * 0.101-0.104, s=64 0.091-0.096 -> 0.083-0.086). */
+ * ratio to memcpy, vectorised -> scalar: 1 MiB s=16 0.127-0.131 ->
+ * 0.151-0.166, s=64 0.113-0.116 -> 0.127-0.145, s=32 level; 512 MiB s=32
+ * 0.108-0.116 -> 0.101-0.104, s=64 0.091-0.096 -> 0.083-0.086). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_STEPS __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
 #else

@@ -144,10 +144,10 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
  * indices are taken RUN_BLOCK at a time inside the row loop: the source
  * is read RUN_BLOCK runs in a row, the destination written as RUN_BLOCK
  * streams. F32 in cache, same-run ratio to memcpy, one run at a time ->
- * blocks of 4: 64^3 (1,0,2) 0.82-0.86 -> 0.88-0.91, 128 x 128 x 16
- * (1,0,2) 0.46-0.47 -> 0.54-0.71 (blocks of 8 level with 4, of 16
+ * blocks of 4: 64^3 (1,0,2) 0.82-0.86 -> 0.87-0.91, 128 x 128 x 16
+ * (1,0,2) 0.39-0.48 -> 0.57-0.59 (blocks of 8 level with 4, of 16
  * worse); BHTD (0,2,1,3) at 1 MiB, 12 streams, is faster unblocked
- * (0.90-0.93 against 0.74-0.87). */
+ * (0.90-0.93 against 0.74-0.87 blocked). */
 enum { RUN_BLOCK = 4, MAX_RUN_STREAMS = 16 };
 static void dense_runs_blocked(const lt__copy_args *a, int64_t bytes, int64_t es) {
   int row = a->ndim - 2, out = row - 1;

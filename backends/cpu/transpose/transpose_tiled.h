@@ -95,17 +95,16 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
-/* Cached output: strips of 16 rows of the side whose rows lie further
- * apart, each walked along its rows, so that those rows are 16 streams
- * read or written in order, while the other side, whose rows lie close,
- * is covered down a column of tiles (one span of 16 close rows per
- * tile). With the far side crossed down columns instead, every tile
- * lands on 16 new far-apart lines, where neither the prefetcher nor the
- * TLB follows (F32 on Zen 5, same-run ratio to memcpy, rows 16 KiB apart
- * on one side and 256 B on the other: 64^3 (1,2,0) 0.50 -> 0.73,
- * 64 x 4096 0.35 -> 0.75; walking the near side's strips instead lost as
- * much: 4096 x 64 0.47 -> 0.19). When banded
- * and the source has at most LT__BAND_TILES tiles' rows, in bands of that
+/* Cached output: strips of a tile's rows of the side whose rows lie
+ * further apart, each walked along its rows, so that those rows are read
+ * or written in order, while the other side, whose rows lie close, is
+ * covered down a column of tiles (one span of close rows per tile). With
+ * the far side crossed down columns instead, every tile lands on a tile's
+ * worth of new far-apart lines (F32 on Zen 5, same-run ratio to memcpy,
+ * rows 16 KiB apart on one side and 256 B on the other: 64^3 (1,2,0)
+ * 0.50 -> 0.73, 64 x 4096 0.35 -> 0.75; walking the near side's strips
+ * instead lost as much: 4096 x 64 0.47 -> 0.19). When banded and the
+ * source has at most LT__BAND_TILES tiles' rows, in bands of that
  * many tile columns instead, row by row: a band is at most 16 KiB of
  * each side, which stays in L1 while its source rows are read along, 16
  * streams the prefetcher follows, where walking down each column of
