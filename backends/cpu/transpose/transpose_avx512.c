@@ -209,23 +209,63 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
 
 static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 1); }
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 2); }
-/* Cached F32 tiles (plain stores) from whole-row loads and the 16 x 16
- * register transpose instead of gathered lanes: on an AVX-512 Xeon,
- * bench_transpose 256^2 0.37-0.45 -> 0.61-0.68 of memcpy, 64^2 (in L1)
- * 0.17 -> 0.28; bench_access at 1 MiB, 2-D 0.36-0.39 -> 0.49-0.53,
- * (1,2,0) 0.40-0.48 -> 0.52-0.66, BHTD (0,3,1,2) 0.39-0.44 -> 0.51-0.56
- * (three runs in turn). Streamed tiles, which come in pairs, keep the
- * lanes: a pair of whole-row tiles would hold 32 result vectors at once
- * (not measured). */
+/* F32 tiles from whole-row loads and the 16 x 16 register transpose
+ * instead of gathered lanes: each source line is loaded once, where the
+ * lanes load it in four 16-byte pieces, one per pass, and a line that
+ * shares its cache set with the tile's other rows (rows a power of two
+ * apart) may be gone by the next pass. Cached tiles (plain stores), on an
+ * AVX-512 Xeon: bench_transpose 256^2 0.37-0.45 -> 0.61-0.68 of memcpy,
+ * 64^2 (in L1) 0.17 -> 0.28; bench_access at 1 MiB, 2-D 0.36-0.39 ->
+ * 0.49-0.53, (1,2,0) 0.40-0.48 -> 0.52-0.66, BHTD (0,3,1,2) 0.39-0.44 ->
+ * 0.51-0.56 (three runs in turn). Streamed tiles take whole rows where
+ * the source's rows lie at least STREAMED_ROWS_MIN_LD bytes apart, a pair
+ * parking the first tile's 16 results in L1 while the second's are
+ * computed (both at once would need 48 registers): on Zen 5 at 512 MiB,
+ * same-run ratio to memcpy, lanes -> whole rows: (2,1,0) 0.57-0.63 ->
+ * 0.74, (1,2,0) 0.82-0.83 -> 0.90-0.92, (2,0,1) 0.96-0.98 -> 1.03-1.06,
+ * 2-D 0.69-0.80 -> 0.80. Closer rows keep the lanes, which stay cached
+ * between passes: BHTD (0,3,1,2), rows 256 bytes apart, 1.09-1.10 with
+ * them against 0.92-0.96. */
+enum { STREAMED_ROWS_MIN_LD = 1024 };
+static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, const char *src, int64_t sld,
+                                                             emit_mode mode, int segs) {
+  _Alignas(64) __m512 first[16];
+  __m512 r[16];
+  LT__UNROLL for (int s = 0; s < segs; s++) {
+    const char *block = src + s * 16 * sld;
+    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(const void *)(block + i * sld));
+    transpose16_ps(r);
+    if (s + 1 < segs) {
+      LT__UNROLL for (int j = 0; j < 16; j++) first[j] = r[j];
+    }
+  }
+  LT__UNROLL for (int j = 0; j < 16; j++) {
+    vec v[2] = {_mm512_castps_si512(segs == 2 ? first[j] : r[j]), _mm512_castps_si512(r[j])};
+    if (mode == EMIT_PLAIN) _mm512_storeu_ps((float *)(void *)(out->dst + j * out->dld), r[j]);
+    else emit_row(out, out->dst + j * out->dld, j, v, mode, segs);
+  }
+}
+
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
-  if (emit_mode_of(out) != EMIT_PLAIN) {
+  if (out->stream && sld < STREAMED_ROWS_MIN_LD) {
     line_tile(out, src, sld, 4);
     return;
   }
-  __m512 r[16];
-  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(const void *)(src + i * sld));
-  transpose16_ps(r);
-  LT__UNROLL for (int j = 0; j < 16; j++) _mm512_storeu_ps((float *)(void *)(out->dst + j * out->dld), r[j]);
+  switch (emit_mode_of(out)) {
+  case EMIT_PLAIN: rows_tile4(out, src, sld, EMIT_PLAIN, 1); break;
+  case EMIT_STREAM:
+    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_STREAM, 2);
+    else rows_tile4(out, src, sld, EMIT_STREAM, 1);
+    break;
+  case EMIT_STAGED:
+    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_STAGED, 2);
+    else rows_tile4(out, src, sld, EMIT_STAGED, 1);
+    break;
+  case EMIT_SPLICED:
+    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_SPLICED, 2);
+    else rows_tile4(out, src, sld, EMIT_SPLICED, 1);
+    break;
+  }
 }
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
