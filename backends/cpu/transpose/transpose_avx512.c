@@ -127,8 +127,9 @@ static inline __attribute__((always_inline)) void masked_block(char *dst, int64_
 }
 
 /* The edge kernel of the 2- and 4-byte tiles: the bands around the full
- * tiles (up to 15 rows or columns, whole when the rows are not line
- * aligned alike) in masked blocks of up to 16 x 16, where the scalar loop
+ * tiles (up to 15 rows or columns on each side, where the full tiles
+ * start at the first aligned row and column) in masked blocks of up to
+ * 16 x 16, where the scalar loop
  * moved one element at a time (F32 (2,1,0) of 60 x 64 x 68 in cache,
  * where each slice's frame is about half its elements: 0.09 -> 0.32 of
  * memcpy; 509 x 515 0.44-0.53 -> 0.50-0.56). Bands thinner than
