@@ -29,8 +29,7 @@ typedef struct run {
   int64_t n;          /* elements in the run */
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
-  bool read_ahead;    /* streamed dense runs: ask for the source ahead */
-  bool cached_src;    /* the copy's source stays in cache (lt__gather) */
+  bool src_outgrows;  /* the whole copy's source outgrows the caches (lt__outgrows_cache) */
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
@@ -76,7 +75,7 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (large_dense_runs): what the
        * next runs read lies just ahead. */
-      if (r->read_ahead) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
+      if (r->src_outgrows) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
@@ -86,7 +85,7 @@ static void move_run(const run *r, size_t es, bool stream) {
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
     int64_t stride = r->src_step / (int64_t)es;
-    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, r->cached_src);
+    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, !r->src_outgrows);
     else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
     return;
   }
@@ -135,67 +134,53 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
   return LT_OK;
 }
 
-/* As dense_runs, where the runs of consecutive indices of the dim
- * outside the row dim lie back to back in the source (a permutation that
- * swaps two outer dims, (1,0,2)), and the row dim has more indices than
- * MAX_RUN_STREAMS: walked a run at a time, the source would be read as
- * that many streams, one per row index, each a run at a time (and, when
- * a power of two apart, sharing the cache's sets). Here the outer dim's
- * indices are taken RUN_BLOCK at a time inside the row loop: the source
- * is read RUN_BLOCK runs in a row, the destination written as RUN_BLOCK
- * streams. F32 in cache, same-run ratio to memcpy, one run at a time ->
- * blocks of 4: 64^3 (1,0,2) 0.82-0.86 -> 0.87-0.91, 128 x 128 x 16
- * (1,0,2) 0.39-0.48 -> 0.57-0.59 (blocks of 8 level with 4, of 16
- * worse); BHTD (0,2,1,3) at 1 MiB, 12 streams, is faster unblocked
+/* Dense runs of one dtype in cache, by the thousand where they are short
+ * (a permutation that keeps a short inner dim, an expand): the row dim
+ * (the next one out) and the one outside it in loops of their own, so
+ * that each run costs its memcpy and an add, the odometer stepping only
+ * the dims outside those.
+ *
+ * Where the runs of consecutive indices of the outer dim lie back to back
+ * in the source (a permutation that swaps two outer dims, (1,0,2)) and
+ * the row dim has more indices than MAX_RUN_STREAMS, the outer dim's
+ * indices go RUN_BLOCK at a time inside the row loop. One at a time, the
+ * source would be read as a stream per row index, each a run at a time
+ * (and, when a power of two apart, sharing the cache's sets); in blocks
+ * it is read RUN_BLOCK runs in a row, the destination written as
+ * RUN_BLOCK streams. F32 in cache, same-run ratio to memcpy, one run at a
+ * time -> blocks of 4: 64^3 (1,0,2) 0.82-0.86 -> 0.87-0.91, 128 x 128 x
+ * 16 (1,0,2) 0.39-0.48 -> 0.57-0.59 (blocks of 8 level with 4, of 16
+ * worse); BHTD (0,2,1,3) at 1 MiB, 12 streams, is faster one at a time
  * (0.90-0.93 against 0.74-0.87 blocked). */
 enum { RUN_BLOCK = 4, MAX_RUN_STREAMS = 16 };
-static void dense_runs_blocked(const lt__copy_args *a, int64_t bytes, int64_t es) {
-  int row = a->ndim - 2, out = row - 1;
-  int64_t n = a->shape[row], m = a->shape[out];
-  int64_t dstep = a->dst_strides[row] * es, sstep = a->src_strides[row] * es, dout = a->dst_strides[out] * es;
+static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
+  int row = a->ndim - 2, out = row - 1; /* out < 0: no dim outside the row dim */
+  int64_t n = a->shape[row], dstep = a->dst_strides[row] * es, sstep = a->src_strides[row] * es;
+  int64_t m = out >= 0 ? a->shape[out] : 1;
+  int64_t dout = out >= 0 ? a->dst_strides[out] * es : 0, sout = out >= 0 ? a->src_strides[out] * es : 0;
+  int64_t block = out >= 0 && sout == bytes && n > MAX_RUN_STREAMS ? RUN_BLOCK : 1;
   lt__odometer o = {.dst_off = 0};
   do
-    for (int64_t j0 = 0; j0 < m; j0 += RUN_BLOCK) {
-      int64_t k = m - j0 < RUN_BLOCK ? m - j0 : RUN_BLOCK;
+    for (int64_t j0 = 0; j0 < m; j0 += block) {
+      int64_t k = m - j0 < block ? m - j0 : block;
       char *d = a->dst + o.dst_off + j0 * dout;
-      const char *s = a->src + o.src_off + j0 * bytes;
+      const char *s = a->src + o.src_off + j0 * sout;
       for (int64_t i = 0; i < n; i++, d += dstep, s += sstep)
-        for (int64_t j = 0; j < k; j++) memcpy(d + j * dout, s + j * bytes, (size_t)bytes);
+        for (int64_t j = 0; j < k; j++) memcpy(d + j * dout, s + j * sout, (size_t)bytes);
     }
-  while (lt__odometer_step(&o, a, out, -1, es, es));
-}
-
-/* Dense runs of one dtype in cache, by the thousand where they are short
- * (a permutation that keeps a short inner dim, an expand): the next dim
- * out in a loop of its own, so that each run costs its memcpy and an
- * add, the odometer stepping only the dims outside it. */
-static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
-  int row = a->ndim - 2;
-  int64_t n = a->shape[row], dstep = a->dst_strides[row] * es, sstep = a->src_strides[row] * es;
-  if (row >= 1 && a->src_strides[row - 1] * es == bytes && n > MAX_RUN_STREAMS) {
-    dense_runs_blocked(a, bytes, es);
-    return;
-  }
-  lt__odometer o = {.dst_off = 0};
-  do {
-    char *d = a->dst + o.dst_off;
-    const char *s = a->src + o.src_off;
-    for (int64_t i = 0; i < n; i++, d += dstep, s += sstep) memcpy(d, s, (size_t)bytes);
-  } while (lt__odometer_step(&o, a, row, -1, es, es));
+  while (lt__odometer_step(&o, a, out > 0 ? out : 0, -1, es, es));
 }
 
 /* The copy of a whole lt__copy_args on this thread; dense runs of one
  * dtype go out with streaming stores when stream (the caller fences),
- * their source asked for ahead when read_ahead. */
-static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, bool read_ahead) {
+ * their source asked for ahead when the whole copy's source outgrows the
+ * caches (src_outgrows; a share of it may not, but is read from memory
+ * all the same). */
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, bool src_outgrows) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
-  run r = {.n = 1,
-           .dst_step = (int64_t)des,
-           .src_step = (int64_t)ses,
-           .read_ahead = read_ahead,
-           .cached_src = !lt__outgrows_cache(a->ndim, a->shape, a->src_strides, ses)};
+  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses, .src_outgrows = src_outgrows};
   if (inner >= 0) {
     r.n = a->shape[inner];
     r.dst_step = a->dst_strides[inner] * (int64_t)des;
@@ -278,7 +263,7 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
 typedef struct parallel_copy {
   const lt__copy_args *a;
   lt__cast_fn fast;
-  bool stream, read_ahead;
+  bool stream, src_outgrows;
 } parallel_copy;
 
 /* One thread's share: indices [begin, end) of the outermost dim. */
@@ -288,7 +273,7 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
   part.shape[0] = end - begin;
   part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
   part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
-  copy_block(&part, pc->fast, pc->stream, pc->read_ahead);
+  copy_block(&part, pc->fast, pc->stream, pc->src_outgrows);
   if (pc->stream) lt__stream_fence();
 }
 
@@ -325,11 +310,10 @@ static void order_by_source(lt__copy_args *a) {
  * (Blocks of the stream dim, a stream read 4-64 KiB at a time, measured
  * at best level with source order on Zen 5, and slower for (1,0,2);
  * bands of 16 streams level with it for (1,0,2) on the Xeon.) */
-static void large_dense_runs(const lt__copy_args *a, int64_t bytes) {
+static void large_dense_runs(const lt__copy_args *a, int64_t bytes, bool src_outgrows) {
   lt__copy_args walk = *a;
   order_by_source(&walk);
-  bool read_ahead = lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype));
-  parallel_copy pc = {&walk, NULL, true, read_ahead};
+  parallel_copy pc = {&walk, NULL, true, src_outgrows};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
@@ -355,7 +339,8 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   /* Only copies that cannot fail go to the pool: a failure's message is
    * thread-local and must reach the caller's thread. */
-  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, false);
+  bool src_outgrows = lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype));
+  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, src_outgrows);
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
@@ -377,11 +362,11 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     return LT_OK;
   }
   if (a->kind == LT__PLAN_RUNS && same && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES) {
-    large_dense_runs(a, bytes);
+    large_dense_runs(a, bytes, src_outgrows);
     return LT_OK;
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
-  parallel_copy pc = {a, fast, stream, false};
+  parallel_copy pc = {a, fast, stream, src_outgrows};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
 }

@@ -21,14 +21,13 @@
  * (8192 F32; a stage of about 2 MiB, from the allocator once per range of
  * work). Whole rows keep the other operands' reads and dst's writes
  * sequential, and 64 rows give the tiled input runs of 256 bytes, read
- * ahead (see PREFETCH_MAX_RUN). An
- * add with one transposed input at 256 MiB, side 8192, Zen 5, same-run
- * ratio to memcpy: 0.53-0.56 with the earlier bands of 256 columns by 240
- * rows; full rows by 24 rows 0.50-0.56, 32 rows 0.61-0.72, 48 rows
- * 0.67-0.70, 64 rows 0.71-0.79 (0.79-0.80 once the other operands were
- * no longer read ahead, below), 128 rows 0.50-0.60; 4096 columns by 64
- * rows 0.59-0.63. Rows not starting a cache line (side 8079): 0.39-0.44
- * before, 0.68-0.75 now. */
+ * ahead (see PREFETCH_MAX_RUN). An add with one transposed input at 256
+ * MiB, side 8192, Zen 5, same-run ratio to memcpy: 0.53-0.56 with the
+ * earlier bands of 256 columns by 240 rows; full rows by 24 rows
+ * 0.50-0.56, 32 rows 0.61-0.72, 48 rows 0.67-0.70, 64 rows 0.71-0.79
+ * (0.79-0.80 once the other operands were no longer read ahead, below),
+ * 128 rows 0.50-0.60; 4096 columns by 64 rows 0.59-0.63. Rows not
+ * starting a cache line (side 8079): 0.39-0.44 before, 0.68-0.75 now. */
 enum { BAND_ROWS = 64, BAND_MAX_ROW_BYTES = 32768 };
 /* The stage's rows are padded by one line: a leading dimension of a
  * multiple of 4 KiB would put a tile's rows in one L1 set. */

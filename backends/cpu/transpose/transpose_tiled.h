@@ -69,6 +69,7 @@ typedef struct lt__tiling {
    * 512 rows 2 KiB apart in turn runs at half of sequential speed, 128
    * bytes at full. */
   int max_segs;
+  int64_t read_ahead; /* bytes along a strip (see lt__tile_read_ahead) */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -155,8 +156,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
 
 static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c, int64_t cb, int64_t width,
                                        int64_t strip, int segs) {
-  int64_t ahead = g->sld % LT__SET_PERIOD == 0 ? LT__TILE_READ_AHEAD_SHARED : LT__TILE_READ_AHEAD;
-  int64_t k = c - cb + ahead / g->es; /* columns into the walk from cb */
+  int64_t k = c - cb + g->read_ahead / g->es; /* columns into the walk from cb */
   int64_t ra = r + k / width * strip;
   if (ra >= g->r0 + g->nrows) return;
   const char *p = g->src + ra * g->sld + (cb + k % width) * g->es;
@@ -294,7 +294,9 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                   .sld = src_ld * es,
                   .es = es,
                   .t = 64 / es,
-                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1};
+                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1,
+                  .read_ahead = (src_ld * es) % LT__SET_PERIOD == 0 ? LT__TILE_READ_AHEAD_SHARED
+                                                                    : LT__TILE_READ_AHEAD};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
