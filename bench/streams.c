@@ -1,8 +1,8 @@
 /* bench/streams: what reading many streams at once costs. A copy that
  * gathers from many places of its source (the 48 (h, b) planes of a BHTD
  * tensor permuted to (3,2,1,0), the rows of a tall transpose) reads them
- * as that many streams, a run of each in turn. This reads a 512 MiB
- * source the same way, split into k planes of which each visit takes
+ * as that many streams, a run of each in turn. This reads a source of
+ * --mib MiB (512 by default) the same way, split into k planes of which each visit takes
  * `run` bytes (memcpy into a small buffer that stays in L1, as the
  * grouped transpose's gather does), for k from 1 to 64 and runs from
  * 512 bytes to 64 KiB, beside memcpy of the whole source timed in turn.
@@ -13,7 +13,10 @@
  * writes take turns rather than overlap runs at most at
  * 1 / (1 / read + 1 / write) of that.
  *
- * Usage: bench_streams [--mib N] [--reps N] */
+ * A case whose planes are shorter than its run (a small --mib) is shown
+ * as skipped rather than timed on nothing.
+ *
+ * Usage: bench_streams [--mib 1..65536] [--reps N] */
 #include <libtensor.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,7 @@
 #include "measure.h"
 
 /* The largest run goes to the buffer in pieces of this size. */
-enum { PIECE_BYTES = 4096 };
+enum { PIECE_BYTES = 4096, MAX_MIB = 65536 };
 
 typedef struct streams_case {
   const char *src;
@@ -62,14 +65,14 @@ static int parse_args(int argc, char **argv, int64_t *mib, int *reps) {
     else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0) *reps = atoi(argv[++i]);
     else return -1;
   }
-  return *mib >= 1 && *reps >= 1 && *reps <= MEASURE_MAX_REPS ? 0 : -1;
+  return *mib >= 1 && *mib <= MAX_MIB && *reps >= 1 && *reps <= MEASURE_MAX_REPS ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
   int64_t mib = 512;
   int reps = 5;
   if (parse_args(argc, argv, &mib, &reps)) {
-    fprintf(stderr, "usage: %s [--mib N] [--reps 1..%d]\n", argv[0], MEASURE_MAX_REPS);
+    fprintf(stderr, "usage: %s [--mib 1..%d] [--reps 1..%d]\n", argv[0], MAX_MIB, MEASURE_MAX_REPS);
     return 2;
   }
   int64_t n = mib * (1 << 20) / 4;
@@ -91,6 +94,10 @@ int main(int argc, char **argv) {
   for (size_t r = 0; r < sizeof runs / sizeof *runs && !rc; r++)
     for (size_t s = 0; s < sizeof streams / sizeof *streams; s++) {
       streams_case c = {lt_data(src), (size_t)n * 4, streams[s], runs[r]};
+      if (plane_bytes(&c) == 0) {
+        printf("%8d %7zuB   skipped: planes shorter than a run\n", c.streams, c.run);
+        continue;
+      }
       measure_pair p;
       if (measure_paired(read_streams, &c, measure_memcpy_batch, &m, reps, &p)) {
         rc = 1;
