@@ -218,16 +218,19 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * AVX-512 Xeon: bench_transpose 256^2 0.37-0.45 -> 0.61-0.68 of memcpy,
  * 64^2 (in L1) 0.17 -> 0.28; bench_access at 1 MiB, 2-D 0.36-0.39 ->
  * 0.49-0.53, (1,2,0) 0.40-0.48 -> 0.52-0.66, BHTD (0,3,1,2) 0.39-0.44 ->
- * 0.51-0.56 (three runs in turn). Streamed tiles take whole rows where
- * the source's rows lie at least STREAMED_ROWS_MIN_LD bytes apart, a pair
- * parking the first tile's 16 results in L1 while the second's are
+ * 0.51-0.56 (three runs in turn). Streamed tiles take whole rows too, a
+ * pair parking the first tile's 16 results in L1 while the second's are
  * computed (both at once would need 48 registers): on Zen 5 at 512 MiB,
  * same-run ratio to memcpy, lanes -> whole rows: (2,1,0) 0.57-0.63 ->
  * 0.74, (1,2,0) 0.82-0.83 -> 0.90-0.92, (2,0,1) 0.96-0.98 -> 1.03-1.06,
- * 2-D 0.69-0.80 -> 0.80. Closer rows keep the lanes, which stay cached
- * between passes: BHTD (0,3,1,2), rows 256 bytes apart, 1.09-1.10 with
- * them against 0.92-0.96. */
-enum { STREAMED_ROWS_MIN_LD = 1024 };
+ * 2-D 0.69-0.80 -> 0.80. Where the source's rows lie close (under 1 KiB
+ * apart), the lanes' lines stay cached between passes, and Zen 5 measured
+ * them faster there (BHTD (0,3,1,2), rows 256 bytes apart: 1.09-1.10
+ * against 0.92-0.96), but Zen 4 measured them much slower (one thread, 512
+ * MiB, same-run A/B: BHTD (0,3,1,2) 0.70 -> 0.87, 200 columns 0.75 ->
+ * 0.82, 128 columns 0.97 -> 1.07, 64 columns 1.06 -> 1.12, 256 and more
+ * level): whole rows meet the bandwidth target on both, the lanes on one.
+ */
 static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, const char *src, int64_t sld,
                                                              emit_mode mode, int segs) {
   _Alignas(64) __m512 first[16];
@@ -248,10 +251,6 @@ static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out 
 }
 
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
-  if (out->stream && sld < STREAMED_ROWS_MIN_LD) {
-    line_tile(out, src, sld, 4);
-    return;
-  }
   switch (emit_mode_of(out)) {
   case EMIT_PLAIN: rows_tile4(out, src, sld, EMIT_PLAIN, 1); break;
   case EMIT_STREAM:
