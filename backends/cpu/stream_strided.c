@@ -1,15 +1,20 @@
 /* Streamed runs read with a step of -1 (a reversed dim) or 2 (every
  * other element: a slice with step 2, the real parts of interleaved
  * pairs), each vector reordered in registers and streamed out (see
- * stream.h). Read straight from the source, with L2 prefetch 4 KiB ahead
+ * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
  * of the loads. The two passes of a gather into an L1 buffer and
  * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
- * 11585 and at 0.40-0.43 for every other float at 512 MiB (where 0.67 is
- * all there is: the whole source is read for half of it); this runs at
+ * 11585 and at 0.40-0.43 for every other float at 512 MiB (the whole
+ * source is read for half of it, so 0.67 would be all there is if a read
+ * line cost what a streamed one does; it costs less); this runs at
  * 0.86-0.92 and 0.57-0.62 (bench_access: last dim reversed, strided read
  * s=2). Without the prefetch a probe ran at 0.72 and 0.55-0.59; 8 KiB
  * ahead measured no better than 4, and four lines per step no better
- * than one. */
+ * than one. 1 KiB ahead beat 4 on Zen 4 (one thread, 512 MiB, same-run
+ * A/B, medians of 11-15: rows of 11585 floats, step 2 0.71-0.81 -> 0.88,
+ * reversed 1.11 -> 1.18-1.20; one run of 2^27 floats, step 2 0.87 ->
+ * 0.90, reversed 1.15 -> 1.41); 512 bytes and 1.5 KiB measured level
+ * with 1 KiB there. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -17,7 +22,7 @@
 
 #include "stream.h"
 
-enum { READ_AHEAD = 4096 };
+enum { READ_AHEAD = 1024 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_KERNELS 1
