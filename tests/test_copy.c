@@ -862,7 +862,18 @@ END_TEST
  * with dim `reversed` stepping by -1 (none: -1), and checks each element
  * against its definition: destination index i is source index s with
  * s[perm[d]] = i[d]. */
-static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed) {
+static void *refuse_alloc(size_t size, size_t align, void *ctx) {
+  (void)size, (void)align, (void)ctx;
+  return NULL;
+}
+
+static void never_free(void *p, size_t size, size_t align, void *ctx) { (void)p, (void)size, (void)align, (void)ctx; }
+
+/* The copy of src permuted by perm (dim reversed first, unless -1) into a
+ * new row-major tensor; with refuse, made while every allocation fails, so
+ * that the kernels must do without their buffers. */
+static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
+                                   bool refuse) {
   size_t es = lt_dtype_size(dt);
   int64_t n = 1;
   for (int d = 0; d < ndim; d++) n *= shape[d];
@@ -870,8 +881,12 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
   LT_ASSERT_OK_PTR(src);
   fill_pattern(lt_data(src), es, n);
   lt_tensor *v = lt_slice(src, reversed >= 0 ? reversed : 0, LT_NONE, LT_NONE, reversed >= 0 ? -1 : 1);
-  lt_tensor *p = lt_permute(v, perm), *c = lt_contiguous(p);
+  lt_tensor *p = lt_permute(v, perm), *c = lt_empty(dt, ndim, lt_shape(p), LT_HOST);
   LT_ASSERT_OK_PTR(c);
+  if (refuse) lt_set_allocator(&(lt_allocator){refuse_alloc, never_free, NULL});
+  lt_status st = lt_copy(c, p);
+  if (refuse) lt_set_allocator(NULL);
+  LT_ASSERT_OK(st);
   uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
   int64_t idx[LT_MAX_DIMS] = {0};
   for (int64_t i = 0; i < n; i++) {
@@ -885,6 +900,10 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
     for (int d = ndim - 1; d >= 0 && ++idx[d] == shape[perm[d]]; d--) idx[d] = 0;
   }
   lt_release(src), lt_release(v), lt_release(p), lt_release(c);
+}
+
+static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed) {
+  check_permuted_copy_as(dt, ndim, shape, perm, reversed, false);
 }
 
 /* A transpose whose destination's inner dim is shorter than a tile takes
@@ -925,9 +944,17 @@ START_TEST(permutations_of_short_runs_in_blocks_copy_every_element) {
 }
 END_TEST
 
-/* The same past 8 MiB, where the small transposes stream and read ahead. */
+/* The same past 8 MiB, where the small transposes stream and read ahead,
+ * and each group row is read in runs of several indices of the next dim
+ * (T) through a heap buffer: T not a multiple of the indices per call,
+ * source rows (D) of whole and partial tiles, a reversed T that reads
+ * the short way; and with every allocation refused, through the stack's
+ * buffer instead. */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1500, 64}, (int[]){3, 2, 1, 0}, 2);
+  check_permuted_copy_as(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, true);
 }
 END_TEST
 

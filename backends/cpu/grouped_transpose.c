@@ -6,12 +6,13 @@
  * 2-D transpose (rows (h, b), columns d), each destination row d holds
  * H * B contiguous elements. Those rows are not evenly spaced in the
  * source (b is the outer of the two there), so they are first gathered,
- * each a contiguous run of the source, into a buffer in L1; the tile
- * kernels then transpose the buffer into whole destination lines. */
+ * each a contiguous run of the source, into a buffer; the tile kernels
+ * then transpose the buffer into whole destination lines. */
 #include "grouped_transpose.h"
 
 #include <string.h>
 
+#include "alloc.h"
 #include "dtype.h"
 #include "odometer.h"
 #include "pool.h"
@@ -33,18 +34,37 @@ enum { GROUP_AHEAD = 2 };
  * runs at 19 GB/s, 2 or 4 lines at 25. */
 enum { PAIR_BYTES = 128 };
 
+/* A copy that outgrows the caches reads each group row's source, where
+ * the indices of dim outer lie back to back there, in runs of at least
+ * RUN_BYTES per call, through a buffer of up to LONG_BUF_BYTES (in L2)
+ * from the library's allocator: its rows are as many streams, and short
+ * visits to many streams read slowly (bench_streams). BHTD (3,2,1,0) F32
+ * at 512 MiB on Zen 4, one thread, same-run A/B, medians of 21: 512-byte
+ * runs (32 KiB in L1) 0.72-0.79 of memcpy, 2 KiB runs (96 KiB) 0.83-0.88,
+ * 1 KiB runs 0.78-0.79; 4 KiB runs level with 2 KiB, 8 and 16 KiB runs
+ * slower (0.47-0.70 in bench_access), as 16 KiB runs were on Zen 5. */
+enum { RUN_BYTES = 2048, LONG_BUF_BYTES = 131072 };
+
 typedef struct group_plan {
   const lt__copy_args *a;
-  int k, first;   /* the source's unit dim; the group's outermost dim */
-  int outer;      /* the dim just outside the group, taken q indices per call; -1: none */
-  int64_t rows;   /* elements of the group: the 2-D transpose's rows */
-  int64_t q;      /* indices of dim outer per call (1 without one) */
-  int64_t chunk;  /* columns gathered at a time */
-  int64_t ahead;  /* bytes from one call's source to that of GROUP_AHEAD calls on */
+  int k, first;      /* the source's unit dim; the group's outermost dim */
+  int outer;         /* the dim just outside the group, taken q indices per call; -1: none */
+  int64_t rows;      /* elements of the group: the 2-D transpose's rows */
+  int64_t q;         /* indices of dim outer per call (1 without one) */
+  int64_t q_lines;   /* the fewest that fill whole pairs of lines: q in BUF_BYTES */
+  size_t long_bytes; /* the heap buffer q needs; 0: q == q_lines, BUF_BYTES on the stack */
   size_t es;
   lt__transpose_fn fn;
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
+
+/* How one thread's calls go: q indices of dim outer and chunk columns
+ * per call, gathered into buf; ahead bytes from one call's source to that
+ * of GROUP_AHEAD calls on. */
+typedef struct group_calls {
+  int64_t q, chunk, ahead;
+  char *buf;
+} group_calls;
 
 /* The group: the innermost dims, outward from the last, over which the
  * destination is dense, until they hold a tile's side of rows (t). -1
@@ -68,16 +88,25 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
 
 /* Where the dim just outside the group continues the destination's
  * dense run (and is not k), a call takes q of its indices: the fewest
- * that fill whole pairs of lines, within GROUP_MAX_ROWS rows. */
-static void take_outer(group_plan *g) {
+ * that fill whole pairs of lines, within GROUP_MAX_ROWS rows; in a copy
+ * that outgrows the caches (streamed), where those indices lie back to
+ * back in the source, enough for runs of RUN_BYTES, within
+ * LONG_BUF_BYTES of buffer. */
+static void take_outer(group_plan *g, bool streamed) {
   const lt__copy_args *a = g->a;
   int o = g->first - 1;
-  g->outer = -1, g->q = 1;
+  g->outer = -1, g->q = g->q_lines = 1, g->long_bytes = 0;
   if (o < 0 || o == g->k || a->dst_strides[o] != g->rows) return;
   g->outer = o;
-  int64_t q = 1;
-  while (g->rows * q * (int64_t)g->es % PAIR_BYTES != 0 && 2 * q * g->rows <= GROUP_MAX_ROWS) q *= 2;
-  g->q = g->rows * q * (int64_t)g->es % PAIR_BYTES == 0 ? q : 1;
+  int64_t q = 1, es = (int64_t)g->es, t = 64 / es;
+  while (g->rows * q * es % PAIR_BYTES != 0 && 2 * q * g->rows <= GROUP_MAX_ROWS) q *= 2;
+  g->q = g->q_lines = g->rows * q * es % PAIR_BYTES == 0 ? q : 1;
+  int64_t run = a->shape[g->k] * es, row_bytes = (a->shape[g->k] + t - 1) / t * t * es;
+  if (!streamed || a->src_strides[o] != a->shape[g->k]) return;
+  while (g->q * run < RUN_BYTES && g->q < a->shape[o] && 2 * g->q * g->rows <= GROUP_MAX_ROWS &&
+         2 * g->q * g->rows * row_bytes <= LONG_BUF_BYTES)
+    g->q *= 2;
+  if (g->q > g->q_lines) g->long_bytes = (size_t)(g->q * g->rows * row_bytes);
 }
 
 /* Every row's source offset: an odometer over the group's dims, then the
@@ -99,46 +128,65 @@ static void fill_row_offsets(group_plan *g) {
       g->row_at[i * g->rows + r] = g->row_at[r] + i * a->src_strides[g->outer] * (int64_t)g->es;
 }
 
-/* Columns [c0, c1) of dim k for the first `rows` rows of a call: gathered
- * a chunk at a time, then transposed into the destination. */
-static void group_cols(const group_plan *g, char *dst, const char *src, int64_t rows, int64_t c0, int64_t c1) {
-  _Alignas(64) char buf[BUF_BYTES];
+/* Columns [c0, c1) of dim k for the rows of m indices of dim outer (the
+ * first m * g->rows rows): gathered a chunk at a time, each group row's m
+ * pieces in turn (one run of the source where they lie back to back),
+ * then transposed into the destination. */
+static void group_cols(const group_plan *g, const group_calls *c, char *dst, const char *src, int64_t m, int64_t c0,
+                       int64_t c1) {
   const lt__copy_args *a = g->a;
   int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k];
-  for (int64_t c = c0; c < c1; c += g->chunk) {
-    int64_t w = c1 - c < g->chunk ? c1 - c : g->chunk;
-    for (int64_t r = 0; r < rows; r++) {
-      lt__prefetch_l2(src + g->ahead + g->row_at[r] + c * es, w * es);
-      memcpy(buf + r * w * es, src + g->row_at[r] + c * es, (size_t)(w * es));
-    }
-    g->fn(dst + c * dld * es, dld, buf, w, rows, w);
+  for (int64_t col = c0; col < c1; col += c->chunk) {
+    int64_t w = c1 - col < c->chunk ? c1 - col : c->chunk;
+    for (int64_t row = 0; row < g->rows; row++)
+      for (int64_t i = 0; i < m; i++) {
+        int64_t r = i * g->rows + row;
+        lt__prefetch_l2(src + c->ahead + g->row_at[r] + col * es, w * es);
+        memcpy(c->buf + r * w * es, src + g->row_at[r] + col * es, (size_t)(w * es));
+      }
+    g->fn(dst + col * dld * es, dld, c->buf, w, m * g->rows, w);
   }
+}
+
+/* Bytes from one call's source to the next's, calls of q indices of dim
+ * outer: along dim outer, or the innermost of the odometer's dims. */
+static int64_t call_step(const group_plan *g, int64_t q) {
+  if (g->outer >= 0) return q * g->a->src_strides[g->outer] * (int64_t)g->es;
+  for (int d = g->first - 1; d >= 0; d--)
+    if (d != g->k) return g->a->src_strides[d] * (int64_t)g->es;
+  return 0;
+}
+
+/* Calls of q indices through buf, of bytes: as many whole tiles of
+ * columns as it holds. */
+static group_calls calls_of(const group_plan *g, int64_t q, char *buf, size_t bytes) {
+  int64_t t = 64 / (int64_t)g->es;
+  return (group_calls){.q = q,
+                       .chunk = (int64_t)bytes / (q * g->rows * (int64_t)g->es) / t * t,
+                       .ahead = GROUP_AHEAD * call_step(g, q),
+                       .buf = buf};
 }
 
 /* One thread's columns [c0, c1) of dim k, for every index of the dims
  * outside the group and k: dim outer q indices per call, the others by
- * the odometer. */
+ * the odometer. Without memory for the long buffer, q_lines at a time
+ * through the stack's. */
 static void group_range(void *ctx, int64_t c0, int64_t c1) {
   const group_plan *g = ctx;
   const lt__copy_args *a = g->a;
+  _Alignas(64) char stack[BUF_BYTES];
+  char *heap = g->long_bytes ? lt__alloc(g->long_bytes, 64) : NULL;
+  group_calls c = heap ? calls_of(g, g->q, heap, g->long_bytes) : calls_of(g, g->q_lines, stack, BUF_BYTES);
   int64_t es = (int64_t)g->es, n = g->outer >= 0 ? a->shape[g->outer] : 1;
   int64_t dst_step = g->outer >= 0 ? a->dst_strides[g->outer] * es : 0;
   int64_t src_step = g->outer >= 0 ? a->src_strides[g->outer] * es : 0;
   lt__odometer o = {.dst_off = 0};
   do
-    for (int64_t i = 0; i < n; i += g->q)
-      group_cols(g, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
-                 (n - i < g->q ? n - i : g->q) * g->rows, c0, c1);
+    for (int64_t i = 0; i < n; i += c.q)
+      group_cols(g, &c, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
+                 n - i < c.q ? n - i : c.q, c0, c1);
   while (lt__odometer_step(&o, a, g->outer >= 0 ? g->outer : g->first, g->k, es, es));
-}
-
-/* Bytes from one call's source to the next's: along dim outer, or the
- * innermost of the odometer's dims. */
-static int64_t call_step(const group_plan *g) {
-  if (g->outer >= 0) return g->q * g->a->src_strides[g->outer] * (int64_t)g->es;
-  for (int d = g->first - 1; d >= 0; d--)
-    if (d != g->k) return g->a->src_strides[d] * (int64_t)g->es;
-  return 0;
+  lt__free(heap, g->long_bytes, 64);
 }
 
 bool lt__grouped_transpose(const lt__copy_args *a) {
@@ -148,13 +196,11 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.first = group_first(a, t, &g.rows);
   if (g.first < 0) return false;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
-  take_outer(&g);
-  /* As many whole tiles of columns as the buffer holds. */
-  g.chunk = BUF_BYTES / (g.q * g.rows * (int64_t)es) / t * t;
   /* The calls' outputs are small, but together they outgrow the caches. */
-  g.fn = numel * (int64_t)es >= LT__STREAM_MIN_BYTES ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
+  bool streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+  take_outer(&g, streamed);
+  g.fn = streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   fill_row_offsets(&g);
-  g.ahead = GROUP_AHEAD * call_step(&g);
   lt__parallel_for(a->shape[g.k], numel * (int64_t)es * 2, group_range, &g);
   return true;
 }
