@@ -47,13 +47,16 @@
     for (; i < n; i++) d[i * stride] = s[i];                                                   \
   } while (0)
 
-/* Other strides from a source in cache: GATHER_ANY kept as eight scalar
- * loads and eight scalar stores. Vectorised, its stores become element
- * inserts into one vector store, which in cache cost more than they save
- * and out of it save more than they cost (Zen 5, F32 reads, same-run
- * ratio to memcpy, vectorised -> scalar: 1 MiB s=16 0.127-0.131 ->
- * 0.151-0.166, s=64 0.113-0.116 -> 0.127-0.145, s=32 level; 512 MiB s=32
- * 0.108-0.116 -> 0.101-0.104, s=64 0.091-0.096 -> 0.083-0.086). */
+/* Other strides: GATHER_ANY kept as eight scalar loads and eight scalar
+ * stores. Vectorised, its stores become element inserts into one vector
+ * store, which in cache cost more than they save (Zen 5, F32 reads,
+ * same-run ratio to memcpy, vectorised -> scalar: 1 MiB s=16 0.127-0.131
+ * -> 0.151-0.166, s=64 0.113-0.116 -> 0.127-0.145, s=32 level). Out of
+ * cache Zen 5 measured the inserts a little ahead (512 MiB s=32
+ * 0.108-0.116 -> 0.101-0.104, s=64 0.091-0.096 -> 0.083-0.086) and Zen 4
+ * far behind (512 MiB, two rounds: s=16 0.063-0.065 -> 0.108-0.110,
+ * s=32 0.043 -> 0.046-0.054, s=64 0.043-0.044 -> 0.045-0.047), so every
+ * copy takes the scalar steps. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_STEPS __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
 #else
@@ -63,20 +66,17 @@
 /* One function per element type: the switch on the stride picks a loop
  * whose stride the compiler knows. */
 #define STRIDED_FNS(T, NAME)                                                                   \
-  SCALAR_STEPS static void gather_cached_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) { \
+  SCALAR_STEPS static void gather_any_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     GATHER_ANY(T);                                                                             \
   }                                                                                            \
-  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached) { \
+  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {           \
     switch (stride) {                                                                          \
     case -1: GATHER(T, -1); break;                                                             \
     case 2: GATHER(T, 2); break;                                                               \
     case 3: GATHER(T, 3); break;                                                               \
     case 4: GATHER(T, 4); break;                                                               \
     case 8: GATHER(T, 8); break;                                                               \
-    default:                                                                                   \
-      if (cached) gather_cached_##NAME(d, s, stride, n);                                       \
-      else GATHER_ANY(T);                                                                      \
-      break;                                                                                   \
+    default: gather_any_##NAME(d, s, stride, n); break;                                        \
     }                                                                                          \
   }                                                                                            \
   ISA_CLONES static void scatter_##NAME(T *restrict d, int64_t stride, const T *restrict s, int64_t n) { \
@@ -93,12 +93,12 @@ STRIDED_FNS(uint16_t, u16)
 STRIDED_FNS(uint32_t, u32)
 STRIDED_FNS(uint64_t, u64)
 
-void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es, bool cached) {
+void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es) {
   switch (es) {
-  case 1: gather_u8(dst, src, stride, n, cached); break;
-  case 2: gather_u16(dst, src, stride, n, cached); break;
-  case 4: gather_u32(dst, src, stride, n, cached); break;
-  default: gather_u64(dst, src, stride, n, cached); break;
+  case 1: gather_u8(dst, src, stride, n); break;
+  case 2: gather_u16(dst, src, stride, n); break;
+  case 4: gather_u32(dst, src, stride, n); break;
+  default: gather_u64(dst, src, stride, n); break;
   }
 }
 
