@@ -949,12 +949,14 @@ END_TEST
  * (T) through a heap buffer: T not a multiple of the indices per call,
  * source rows (D) of whole and partial tiles, a reversed T that reads
  * the short way; and with every allocation refused, through the stack's
- * buffer instead. */
+ * buffer instead. Threads split T by whole calls, or D where T has too
+ * few calls (T = 3). */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1500, 64}, (int[]){3, 2, 1, 0}, 2);
   check_permuted_copy_as(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, true);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, (int[]){3, 2, 1, 0}, -1);
 }
 END_TEST
 
