@@ -819,30 +819,38 @@ static uint64_t element_at(const char *p, size_t es, int64_t i) {
   }
 }
 
+/* Every step-th element of n from a pattern, gathered by lt_contiguous. */
+static void check_gather(lt_dtype dt, int64_t step, int64_t n) {
+  size_t es = lt_dtype_size(dt);
+  int64_t len = n * (step < 0 ? -step : step);
+  lt_tensor *src = lt_empty(dt, 1, &len, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, len);
+  lt_tensor *view = lt_slice(src, 0, LT_NONE, LT_NONE, step), *c = lt_contiguous(view);
+  LT_ASSERT_OK_PTR(c);
+  ck_assert_int_eq(lt_numel(c), n);
+  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = step < 0 ? len - 1 + i * step : i * step;
+    if (element_at(lt_data(c), es, i) != (pattern(j) & mask))
+      ck_abort_msg("%s step %lld: element %lld is not source element %lld", lt_dtype_name(dt), (long long)step,
+                   (long long)i, (long long)j);
+  }
+  lt_release(src), lt_release(view), lt_release(c);
+}
+
 START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   static const struct {
     lt_dtype dt;
     int64_t step;
   } cases[] = {{LT_U8, -1}, {LT_F16, 2}, {LT_F32, -1}, {LT_F32, 2}, {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2}, {LT_I64, -1}};
-  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    size_t es = lt_dtype_size(cases[k].dt);
-    int64_t step = cases[k].step, n = (9 << 20) / (int64_t)es + 13; /* 9 MiB out and an odd tail */
-    int64_t len = n * (step < 0 ? -step : step);
-    lt_tensor *src = lt_empty(cases[k].dt, 1, &len, LT_HOST);
-    LT_ASSERT_OK_PTR(src);
-    fill_pattern(lt_data(src), es, len);
-    lt_tensor *view = lt_slice(src, 0, LT_NONE, LT_NONE, step), *c = lt_contiguous(view);
-    LT_ASSERT_OK_PTR(c);
-    ck_assert_int_eq(lt_numel(c), n);
-    uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t j = step < 0 ? len - 1 + i * step : i * step;
-      if (element_at(lt_data(c), es, i) != (pattern(j) & mask))
-        ck_abort_msg("%s step %lld: element %lld is not source element %lld", lt_dtype_name(cases[k].dt),
-                     (long long)step, (long long)i, (long long)j);
-    }
-    lt_release(src), lt_release(view), lt_release(c);
-  }
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) /* 9 MiB out and an odd tail */
+    check_gather(cases[k].dt, cases[k].step, (9 << 20) / (int64_t)lt_dtype_size(cases[k].dt) + 13);
+  /* Steps longer than VECTOR_STEP_BYTES from a source past 8 MiB, whose
+   * output stays small. */
+  check_gather(LT_F32, 11, 200003);
+  check_gather(LT_F32, -16, 140001);
+  check_gather(LT_I64, 5, 220001);
   /* Rows of odd length, each reversed: every row starts at another
    * alignment of the destination's lines. */
   int64_t shape[] = {1501, 1499};

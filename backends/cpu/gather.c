@@ -48,15 +48,19 @@
   } while (0)
 
 /* Other strides: GATHER_ANY kept as eight scalar loads and eight scalar
- * stores. Vectorised, its stores become element inserts into one vector
- * store, which in cache cost more than they save (Zen 5, F32 reads,
- * same-run ratio to memcpy, vectorised -> scalar: 1 MiB s=16 0.127-0.131
- * -> 0.151-0.166, s=64 0.113-0.116 -> 0.127-0.145, s=32 level). Out of
- * cache Zen 5 measured the inserts a little ahead (512 MiB s=32
- * 0.108-0.116 -> 0.101-0.104, s=64 0.091-0.096 -> 0.083-0.086) and Zen 4
- * far behind (512 MiB, two rounds: s=16 0.063-0.065 -> 0.108-0.110,
- * s=32 0.043 -> 0.046-0.054, s=64 0.043-0.044 -> 0.045-0.047), so every
- * copy takes the scalar steps. */
+ * stores, or vectorised, its stores become element inserts into one
+ * vector store. In cache the inserts cost more than they save (Zen 5, F32
+ * reads, same-run ratio to memcpy, vectorised -> scalar: 1 MiB s=16
+ * 0.127-0.131 -> 0.151-0.166, s=64 0.113-0.116 -> 0.127-0.145, s=32
+ * level). Out of cache they pay where several elements share each line,
+ * steps of up to VECTOR_STEP_BYTES, and not beyond (Zen 4, F32 from 512
+ * MiB, vectorised -> scalar: s=-3 0.67 -> 0.55-0.60, s=5 0.40 -> 0.34,
+ * s=7 0.30 -> 0.25; s=9 and 10 level; s=11 0.16 -> 0.19, s=16
+ * 0.057-0.065 -> 0.108-0.115, s=32 0.043-0.044 -> 0.046-0.054, s=64
+ * 0.043-0.044 -> 0.045-0.047). Zen 5 had measured the inserts a little
+ * ahead at s=32 and 64 (0.108-0.116 -> 0.101-0.104, 0.091-0.096 ->
+ * 0.083-0.086); Zen 4 had s=16 at half the speed. */
+enum { VECTOR_STEP_BYTES = 32 };
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_STEPS __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
 #else
@@ -69,14 +73,19 @@
   SCALAR_STEPS static void gather_any_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     GATHER_ANY(T);                                                                             \
   }                                                                                            \
-  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {           \
+  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached) { \
     switch (stride) {                                                                          \
     case -1: GATHER(T, -1); break;                                                             \
     case 2: GATHER(T, 2); break;                                                               \
     case 3: GATHER(T, 3); break;                                                               \
     case 4: GATHER(T, 4); break;                                                               \
     case 8: GATHER(T, 8); break;                                                               \
-    default: gather_any_##NAME(d, s, stride, n); break;                                        \
+    default:                                                                                   \
+      if (cached || (stride < 0 ? -stride : stride) * (int64_t)sizeof(T) > VECTOR_STEP_BYTES)   \
+        gather_any_##NAME(d, s, stride, n);                                                    \
+      else                                                                                     \
+        GATHER_ANY(T);                                                                         \
+      break;                                                                                   \
     }                                                                                          \
   }                                                                                            \
   ISA_CLONES static void scatter_##NAME(T *restrict d, int64_t stride, const T *restrict s, int64_t n) { \
@@ -93,12 +102,12 @@ STRIDED_FNS(uint16_t, u16)
 STRIDED_FNS(uint32_t, u32)
 STRIDED_FNS(uint64_t, u64)
 
-void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es) {
+void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es, bool cached) {
   switch (es) {
-  case 1: gather_u8(dst, src, stride, n); break;
-  case 2: gather_u16(dst, src, stride, n); break;
-  case 4: gather_u32(dst, src, stride, n); break;
-  default: gather_u64(dst, src, stride, n); break;
+  case 1: gather_u8(dst, src, stride, n, cached); break;
+  case 2: gather_u16(dst, src, stride, n, cached); break;
+  case 4: gather_u32(dst, src, stride, n, cached); break;
+  default: gather_u64(dst, src, stride, n, cached); break;
   }
 }
 

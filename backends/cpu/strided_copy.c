@@ -65,7 +65,7 @@ static void gather_streamed(const run *r, size_t es) {
     const char *s = r->src + i * r->src_step;
     int64_t ahead = i + GATHER_PIECES_AHEAD * per;
     if (ahead < r->n) read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
-    lt__gather(buf, s, stride, k, es);
+    lt__gather(buf, s, stride, k, es, false);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
 }
@@ -85,7 +85,7 @@ static void move_run(const run *r, size_t es, bool stream) {
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
     int64_t stride = r->src_step / (int64_t)es;
-    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es);
+    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, !r->src_outgrows);
     else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
     return;
   }
