@@ -846,8 +846,9 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   } cases[] = {{LT_U8, -1}, {LT_F16, 2}, {LT_F32, -1}, {LT_F32, 2}, {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2}, {LT_I64, -1}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) /* 9 MiB out and an odd tail */
     check_gather(cases[k].dt, cases[k].step, (9 << 20) / (int64_t)lt_dtype_size(cases[k].dt) + 13);
-  /* Steps longer than VECTOR_STEP_BYTES from a source past 8 MiB, whose
-   * output stays small. */
+  /* Steps longer than VECTOR_STEP_BYTES, and step 8, from a source past 8
+   * MiB, whose output stays small. */
+  check_gather(LT_F32, 8, 300001);
   check_gather(LT_F32, 11, 200003);
   check_gather(LT_F32, -16, 140001);
   check_gather(LT_I64, 5, 220001);

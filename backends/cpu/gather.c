@@ -1,7 +1,8 @@
 /* Gathers and scatters with a fixed small stride. Each common stride (-1,
- * 2, 3, 4, 8 for gathers; -1, 2, 3 for scatters) gets a loop of its own
- * with the stride a constant, which the compiler turns into vector loads
- * and permutes; other strides take an unrolled loop (GATHER_ANY). Built
+ * 2, 3, 4, 8 for gathers, 8 only from a source in cache; -1, 2, 3 for
+ * scatters) gets a loop of its own with the stride a constant, which the
+ * compiler turns into vector loads and permutes; other strides take an
+ * unrolled loop (GATHER_ANY). Built
  * at -O3 and once per instruction set (see meson.build), so the permutes
  * are AVX-512 ones where the CPU has them. */
 #include "gather.h"
@@ -59,7 +60,9 @@
  * 0.057-0.065 -> 0.108-0.115, s=32 0.043-0.044 -> 0.046-0.054, s=64
  * 0.043-0.044 -> 0.045-0.047). Zen 5 had measured the inserts a little
  * ahead at s=32 and 64 (0.108-0.116 -> 0.101-0.104, 0.091-0.096 ->
- * 0.083-0.086); Zen 4 had s=16 at half the speed. */
+ * 0.083-0.086); Zen 4 had s=16 at half the speed. Out of cache the
+ * scalar steps beat step 8's own loop too (Zen 4, 512 MiB, three rounds:
+ * 0.227-0.232 -> 0.245-0.253; step 4's own loop level with them). */
 enum { VECTOR_STEP_BYTES = 32 };
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_STEPS __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
@@ -79,7 +82,10 @@ enum { VECTOR_STEP_BYTES = 32 };
     case 2: GATHER(T, 2); break;                                                               \
     case 3: GATHER(T, 3); break;                                                               \
     case 4: GATHER(T, 4); break;                                                               \
-    case 8: GATHER(T, 8); break;                                                               \
+    case 8:                                                                                    \
+      if (cached) GATHER(T, 8);                                                                \
+      else gather_any_##NAME(d, s, stride, n);                                                 \
+      break;                                                                                   \
     default:                                                                                   \
       if (cached || (stride < 0 ? -stride : stride) * (int64_t)sizeof(T) > VECTOR_STEP_BYTES)   \
         gather_any_##NAME(d, s, stride, n);                                                    \
