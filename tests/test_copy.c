@@ -866,11 +866,8 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
 }
 END_TEST
 
-/* Copies contiguous(permute(v, perm)) of a source of dtype dt and the
- * given shape, filled with pattern(j) at storage element j and viewed
- * with dim `reversed` stepping by -1 (none: -1), and checks each element
- * against its definition: destination index i is source index s with
- * s[perm[d]] = i[d]. */
+/* An allocator that refuses everything, for copies that must do without
+ * their kernels' buffers. */
 static void *refuse_alloc(size_t size, size_t align, void *ctx) {
   (void)size, (void)align, (void)ctx;
   return NULL;
@@ -878,9 +875,12 @@ static void *refuse_alloc(size_t size, size_t align, void *ctx) {
 
 static void never_free(void *p, size_t size, size_t align, void *ctx) { (void)p, (void)size, (void)align, (void)ctx; }
 
-/* The copy of src permuted by perm (dim reversed first, unless -1) into a
- * new row-major tensor; with refuse, made while every allocation fails, so
- * that the kernels must do without their buffers. */
+/* Copies permute(v, perm) of a source of dtype dt and the given shape,
+ * filled with pattern(j) at storage element j and viewed with dim
+ * `reversed` stepping by -1 (none: -1), into a new row-major tensor (with
+ * refuse, while every allocation fails), and checks each element against
+ * its definition: destination index i is source index s with
+ * s[perm[d]] = i[d]. */
 static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
                                    bool refuse) {
   size_t es = lt_dtype_size(dt);
