@@ -20,7 +20,8 @@
 #include "stream.h"
 #include "transpose.h"
 
-/* The buffer holds rows x chunk elements; a group has at most
+/* A call's buffer holds its rows x chunk elements: BUF_BYTES on the
+ * stack unless a long buffer is taken (below); a call has at most
  * GROUP_MAX_ROWS rows, so that a tile's width of columns always fits. */
 enum { BUF_BYTES = 32768, GROUP_MAX_ROWS = 512 };
 
