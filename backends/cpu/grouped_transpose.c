@@ -43,8 +43,9 @@ enum { PAIR_BYTES = 128 };
  * visits to many streams read slowly (bench_streams). BHTD (3,2,1,0) F32
  * at 512 MiB on Zen 4, one thread, same-run A/B, medians of 21: 512-byte
  * runs (32 KiB in L1) 0.72-0.79 of memcpy, 2 KiB runs (96 KiB) 0.83-0.88,
- * 1 KiB runs 0.78-0.79; 4 KiB runs level with 2 KiB, 8 and 16 KiB runs
- * slower (0.47-0.70 in bench_access), as 16 KiB runs were on Zen 5. */
+ * 1 KiB runs 0.78-0.79; 4 KiB runs level with 2 KiB, 8 KiB runs 0.70
+ * and 16 KiB runs 0.47 (a bench_access run each), as 16 KiB runs were
+ * slower on Zen 5. */
 enum { RUN_BYTES = 2048, LONG_BUF_BYTES = 131072 };
 
 typedef struct group_plan {
