@@ -2,9 +2,9 @@
  * 2, 3, 4, 8 for gathers, 8 only from a source in cache; -1, 2, 3 for
  * scatters) gets a loop of its own with the stride a constant, which the
  * compiler turns into vector loads and permutes; other strides take an
- * unrolled loop (GATHER_ANY). Built
- * at -O3 and once per instruction set (see meson.build), so the permutes
- * are AVX-512 ones where the CPU has them. */
+ * unrolled loop (GATHER_ANY). Built at -O3 and once per instruction set
+ * (see meson.build), so the permutes are AVX-512 ones where the CPU has
+ * them. */
 #include "gather.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -100,8 +100,9 @@ enum { FAR_AHEAD = 2048 };
       break;                                                                                   \
     default: {                                                                                 \
       int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);               \
-      if (cached || (step_bytes > VECTOR_STEP_BYTES && step_bytes < 64)) gather_any_##NAME(d, s, stride, n); \
+      if (cached) gather_any_##NAME(d, s, stride, n);                                          \
       else if (step_bytes >= 64) gather_far_##NAME(d, s, stride, n);                          \
+      else if (step_bytes > VECTOR_STEP_BYTES) gather_any_##NAME(d, s, stride, n);             \
       else GATHER_ANY(T, 0);                                                                   \
       break;                                                                                   \
     }                                                                                          \

@@ -104,8 +104,9 @@ static void take_outer(group_plan *g, bool streamed) {
   int64_t q = 1, es = (int64_t)g->es, t = 64 / es;
   while (g->rows * q * es % PAIR_BYTES != 0 && 2 * q * g->rows <= GROUP_MAX_ROWS) q *= 2;
   g->q = g->q_lines = g->rows * q * es % PAIR_BYTES == 0 ? q : 1;
-  int64_t run = a->shape[g->k] * es, row_bytes = (a->shape[g->k] + t - 1) / t * t * es;
   if (!streamed || a->src_strides[o] != a->shape[g->k]) return;
+  /* A row's run per index of dim outer, and its bytes in the buffer, in whole tiles. */
+  int64_t run = a->shape[g->k] * es, row_bytes = (a->shape[g->k] + t - 1) / t * t * es;
   while (g->q * run < RUN_BYTES && g->q < a->shape[o] && 2 * g->q * g->rows <= GROUP_MAX_ROWS &&
          2 * g->q * g->rows * row_bytes <= LONG_BUF_BYTES)
     g->q *= 2;
