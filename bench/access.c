@@ -17,8 +17,15 @@
  * memcpy of S bytes into S bytes, one thread per libtensor thread, timed
  * in turn with the case sample by sample: the bandwidth of our shared
  * machines drifts by a fifth within a minute, so a memcpy measured once
- * before 28 cases made the later ratios wander with it. --only TEXT runs
- * the cases whose name contains TEXT.
+ * before 28 cases made the later ratios wander with it. Beside each
+ * median ratio goes the middle half of the samples' ratios (first to
+ * third quartile), so that a reader can tell a difference from that
+ * drift. Separate runs can differ by more than that: at 1 MiB the same
+ * binary's 2-D transpose measured 0.58 (middle half 0.581-0.586) in one
+ * run and 0.46 (0.454-0.459) in the next, a minute apart, and eight
+ * buffer pairs in one process all measured alike, so it is the machine's
+ * state that moved, not where the buffers lie. --only TEXT runs the
+ * cases whose name contains TEXT.
  *
  * Usage: bench_access [--json] [--alloc] [--sizes MIB,MIB,..] [--reps N]
  *                     [--threads N] [--only TEXT]
@@ -86,10 +93,11 @@ typedef struct options {
   int64_t sizes_mib[MAX_SIZES];
 } options;
 
-/* One case's figures: its GB/s and its ratio to memcpy, with the GB/s of
+/* One case's figures: its GB/s and its ratio to memcpy (the median, and
+ * the first and third quartiles, of the samples' ratios), with the GB/s of
  * the memcpy samples taken in turn with its own (measure_paired). */
 typedef struct case_figures {
-  double gbs, memcpy_gbs, ratio;
+  double gbs, memcpy_gbs, ratio, ratio_q1, ratio_q3;
 } case_figures;
 
 /* ---- the libtensor operations ------------------------------------------- */
@@ -156,12 +164,12 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 static void report(const options *o, const bench_case *c, int64_t mib, case_figures f) {
   if (o->json)
     printf("{\"bench\":\"access\",\"mode\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,\"threads\":%d,"
-           "\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f}\n",
+           "\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,\"ratio_q3\":%.4f}\n",
            o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, f.gbs,
-           f.memcpy_gbs, f.ratio);
+           f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
   else
-    printf("%-24s %5lld MiB %9.2f %9.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs, f.ratio,
-           f.memcpy_gbs);
+    printf("%-24s %5lld MiB %9.2f %9.3f  %5.3f-%5.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs,
+           f.ratio, f.ratio_q1, f.ratio_q3, f.memcpy_gbs);
   fflush(stdout);
 }
 
@@ -179,7 +187,9 @@ static bool case_figures_of(const options *o, const bench_case *c, lt_tensor *sr
                     : measure_paired(measure_copy_batch, &copy, measure_memcpy_batch, m, o->reps, &p);
   if (rc) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
   double bytes = 2.0 * (double)lt_numel(from) * 4, memcpy_bytes = 2.0 * (double)m->bytes;
-  *f = (case_figures){bytes / p.seconds / 1e9, memcpy_bytes / p.base_seconds / 1e9, p.speed * bytes / memcpy_bytes};
+  double scale = bytes / memcpy_bytes; /* a time ratio into a ratio of GB/s */
+  *f = (case_figures){bytes / p.seconds / 1e9, memcpy_bytes / p.base_seconds / 1e9, p.speed * scale,
+                      p.speed_q1 * scale, p.speed_q3 * scale};
   lt_release(from);
   lt_release(to);
   return rc == 0;
@@ -201,7 +211,7 @@ static int run_size(const options *o, int64_t mib) {
     goto done;
   }
   double mem_gbs = 2.0 * (double)m.bytes / mt / 1e9;
-  report(o, NULL, mib, (case_figures){mem_gbs, mem_gbs, 1.0});
+  report(o, NULL, mib, (case_figures){mem_gbs, mem_gbs, 1.0, 1.0, 1.0});
   for (int i = 0; i < NUM_CASES; i++) {
     if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
     if (o->only && !strstr(cases[i].name, o->only)) continue;
@@ -263,10 +273,11 @@ int main(int argc, char **argv) {
            "GB/s = (bytes read + bytes written) / s, each element counted once, whatever its stride;\n"
            "strided s=k moves size/k bytes out of (or into) a buffer of size bytes;\n"
            "ratio = median over samples of GB/s / GB/s of memcpy of size bytes, the two timed in turn;\n"
+           "middle half = the first to the third quartile of those samples' ratios;\n"
            "memcpy = GB/s of those memcpy samples (the first row: memcpy alone, before the cases)\n\n"
-           "%-24s %9s %9s %9s %9s\n",
+           "%-24s %9s %9s %9s  %11s %9s\n",
            o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination",
-           o.threads, o.threads > 1 ? "s" : "", o.reps, "case", "size", "GB/s", "ratio", "memcpy");
+           o.threads, o.threads > 1 ? "s" : "", o.reps, "case", "size", "GB/s", "ratio", "middle half", "memcpy");
   for (int i = 0; i < o.nsizes; i++)
     if (run_size(&o, o.sizes_mib[i])) return 1;
   int64_t held = lt_stats_get(LT_HOST).bytes_in_use;

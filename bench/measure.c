@@ -65,7 +65,10 @@ int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void 
     if ((tb[i] = sample(base, base_ctx, kb)) < 0 || (t[i] = sample(run, ctx, k)) < 0) return -1;
     speed[i] = tb[i] / t[i];
   }
-  *out = (measure_pair){measure_median(t, reps), measure_median(tb, reps), measure_median(speed, reps)};
+  double mid = measure_median(speed, reps); /* sorts speed */
+  int quarter = (reps - 1) / 4;
+  *out = (measure_pair){measure_median(t, reps), measure_median(tb, reps), mid, speed[quarter],
+                        speed[reps - 1 - quarter]};
   return 0;
 }
 

@@ -30,6 +30,8 @@ typedef struct measure_pair {
   double seconds;      /* median seconds per call of the operation */
   double base_seconds; /* and of the baseline */
   double speed;        /* median over the pairs of base time / operation time */
+  double speed_q1;     /* the first and third quartiles of those ratios: */
+  double speed_q3;     /* the middle half of the samples lies between them */
 } measure_pair;
 
 /* Times run and base in turn, sample by sample (base, run, base, run, ..),
