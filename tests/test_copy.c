@@ -953,6 +953,65 @@ START_TEST(permutations_of_short_runs_in_blocks_copy_every_element) {
 }
 END_TEST
 
+/* The destination of check_dense_runs: B x A rows of len elements, each
+ * followed by a gap of RUN_GAP elements; every element starts as the
+ * complement of its pattern, which no source element holds. */
+enum { RUN_GAP = 3 };
+
+/* Checks the rows of wide (B x A rows of len + RUN_GAP elements): row
+ * (b, a) holds the source's run at element offset run_at(b, a) = b * bstep
+ * + a * astep, then its gap, untouched. */
+static void check_runs(const char *wide, size_t es, int64_t rows_b, int64_t rows_a, int64_t len, int64_t bstep,
+                       int64_t astep, const char *what) {
+  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  for (int64_t b = 0; b < rows_b; b++)
+    for (int64_t a = 0; a < rows_a; a++)
+      for (int64_t x = 0; x < len + RUN_GAP; x++) {
+        int64_t at = (b * rows_a + a) * (len + RUN_GAP) + x;
+        uint64_t want = x < len ? pattern(b * bstep + a * astep + x) : ~pattern(at);
+        if (element_at(wide, es, at) != (want & mask))
+          ck_abort_msg("%s, %zu-byte elements, runs of %lld: row (%lld, %lld) element %lld", what, es,
+                       (long long)len, (long long)b, (long long)a, (long long)x);
+      }
+}
+
+/* A copy whose source and destination share a dense inner dim moves each
+ * row as one run of fixed-size moves, the last ending at the run's end and
+ * overlapping the one before it (memcpy past 8 KiB). Runs of every length
+ * class (1 to 3 bytes, moves of 4, 8, 16, 32 and 64 bytes, whole and
+ * partial chunks, past 8 KiB), of every element size, from a permuted
+ * source (1,0,2) and from an expanded one (one row read for all), into
+ * rows that each have a gap after them: every run is whole and no gap is
+ * touched. */
+START_TEST(copies_of_dense_runs_of_every_length_write_each_run_and_nothing_beside_it) {
+  static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
+  static const int64_t lens[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1025, 2049};
+  enum { A = 3, B = 5 };
+  for (size_t d = 0; d < 4; d++)
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+      size_t es = lt_dtype_size(dts[d]);
+      int64_t len = lens[l], n = A * B * len, wn = B * A * (len + RUN_GAP);
+      lt_tensor *src = lt_empty(dts[d], 3, (int64_t[]){A, B, len}, LT_HOST);
+      lt_tensor *wide = lt_empty(dts[d], 3, (int64_t[]){B, A, len + RUN_GAP}, LT_HOST);
+      LT_ASSERT_OK_PTR(src);
+      LT_ASSERT_OK_PTR(wide);
+      fill_pattern(lt_data(src), es, n);
+      lt_tensor *dst = lt_narrow(wide, 2, 0, len), *p = lt_permute(src, (int[]){1, 0, 2});
+      lt_tensor *top = lt_narrow(src, 0, 0, 1), *row = lt_narrow(top, 1, 0, 1);
+      lt_tensor *all = lt_expand(row, 3, (int64_t[]){B, A, len});
+      LT_ASSERT_OK_PTR(all);
+      for (int64_t j = 0; j < wn; j++) memcpy((char *)lt_data(wide) + j * (int64_t)es, &(uint64_t){~pattern(j)}, es);
+      LT_ASSERT_OK(lt_copy(dst, p));
+      check_runs(lt_data(wide), es, B, A, len, len, B * len, "permuted");
+      for (int64_t j = 0; j < wn; j++) memcpy((char *)lt_data(wide) + j * (int64_t)es, &(uint64_t){~pattern(j)}, es);
+      LT_ASSERT_OK(lt_copy(dst, all));
+      check_runs(lt_data(wide), es, B, A, len, 0, 0, "expanded");
+      lt_release(src), lt_release(wide), lt_release(dst), lt_release(p), lt_release(top), lt_release(row);
+      lt_release(all);
+    }
+}
+END_TEST
+
 /* The same past 8 MiB, where the small transposes stream and read ahead,
  * and each group row is read in runs of several indices of the next dim
  * (T) through a heap buffer: T not a multiple of the indices per call,
@@ -1474,6 +1533,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(cp, permutations_of_short_runs_in_blocks_copy_every_element);
+  tcase_add_test(cp, copies_of_dense_runs_of_every_length_write_each_run_and_nothing_beside_it);
   suite_add_tcase(s, cp);
 
   TCase *large = tcase_create("large");

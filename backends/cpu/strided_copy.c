@@ -20,6 +20,7 @@
 #include "layout.h"
 #include "odometer.h"
 #include "pool.h"
+#include "runs.h"
 #include "stream.h"
 #include "transpose.h"
 
@@ -136,8 +137,8 @@ static lt_status convert_run(const run *r, const lt__copy_args *a) {
 
 /* Dense runs of one dtype in cache, by the thousand where they are short
  * (a permutation that keeps a short inner dim, an expand): the row dim
- * (the next one out) and the one outside it in loops of their own, so
- * that each run costs its memcpy and an add, the odometer stepping only
+ * (the next one out) and the one outside it are the two loops of
+ * lt__copy_runs, which moves each run inline, the odometer stepping only
  * the dims outside those.
  *
  * Where the runs of consecutive indices of the outer dim lie back to back
@@ -162,11 +163,8 @@ static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
   lt__odometer o = {.dst_off = 0};
   do
     for (int64_t j0 = 0; j0 < m; j0 += block) {
-      int64_t k = m - j0 < block ? m - j0 : block;
-      char *d = a->dst + o.dst_off + j0 * dout;
-      const char *s = a->src + o.src_off + j0 * sout;
-      for (int64_t i = 0; i < n; i++, d += dstep, s += sstep)
-        for (int64_t j = 0; j < k; j++) memcpy(d + j * dout, s + j * sout, (size_t)bytes);
+      lt__runs w = {n, dstep, sstep, m - j0 < block ? m - j0 : block, dout, sout};
+      lt__copy_runs(a->dst + o.dst_off + j0 * dout, a->src + o.src_off + j0 * sout, (size_t)bytes, &w);
     }
   while (lt__odometer_step(&o, a, out > 0 ? out : 0, -1, es, es));
 }
