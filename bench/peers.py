@@ -83,12 +83,19 @@ def timed(run, k):
     return (time.perf_counter() - t0) / k
 
 
+def middle_half(values):
+    """The first and third quartiles of values, picked as access.c's
+    measure_paired picks them from its sorted samples."""
+    v, quarter = sorted(values), (len(values) - 1) // 4
+    return v[quarter], v[len(v) - 1 - quarter]
+
+
 def paired_gbs(run, nbytes, base, base_bytes, reps):
-    """(GB/s of run, GB/s of base, ratio): each of the reps samples of run
-    timed in turn with one of base (the memcpy), as access.c's
-    measure_paired does, because the bandwidth of a shared machine drifts
-    within a run; GB/s are medians of the samples, the ratio the median of
-    the pairs' ratios."""
+    """(GB/s of run, GB/s of base, ratio, (q1, q3)): each of the reps
+    samples of run timed in turn with one of base (the memcpy), as
+    access.c's measure_paired does, because the bandwidth of a shared
+    machine drifts within a run; GB/s are medians of the samples, the
+    ratio the median of the pairs' ratios, beside their middle half."""
     kb, k = batch_length(base), batch_length(run)
     gbs, base_gbs, ratios = [], [], []
     for _ in range(reps):
@@ -96,7 +103,7 @@ def paired_gbs(run, nbytes, base, base_bytes, reps):
         gbs.append(nbytes / t / 1e9)
         base_gbs.append(base_bytes / tb / 1e9)
         ratios.append(gbs[-1] / base_gbs[-1])
-    return statistics.median(gbs), statistics.median(base_gbs), statistics.median(ratios)
+    return statistics.median(gbs), statistics.median(base_gbs), statistics.median(ratios), middle_half(ratios)
 
 
 def matrix_shape(n):
@@ -233,8 +240,9 @@ def memcpy_op(n, args):
 
 
 def measure_peer(peer, mib, args, memcpy):
-    """{case name: (GB/s, ratio) or a note} for one peer at one size, each
-    case paired with memcpy; "memcpy" maps to the median of its samples."""
+    """{case name: (GB/s, ratio, (q1, q3)) or a note} for one peer at one
+    size, each case paired with memcpy; "memcpy" maps to the median of its
+    samples."""
     src, dst = peer.buffers((mib << 20) // 4)
     out, base_gbs = {}, []
     for case in CASES:
@@ -243,17 +251,18 @@ def measure_peer(peer, mib, args, memcpy):
         print(".", end="", file=sys.stderr, flush=True)
         try:
             run, nbytes = case_op(peer, case, src, dst, args)
-            gbs, base, ratio = paired_gbs(run, nbytes, *memcpy, args.reps)
-            out[case[0]] = (gbs, ratio)
+            gbs, base, ratio, middle = paired_gbs(run, nbytes, *memcpy, args.reps)
+            out[case[0]] = (gbs, ratio, middle)
             base_gbs.append(base)
         except NotExpressible:
             out[case[0]] = "n/a: negative stride"
-    out["memcpy"] = (statistics.median(base_gbs), 1.0)
+    out["memcpy"] = (statistics.median(base_gbs), 1.0, (1.0, 1.0))
     return out
 
 
 def measure_peers(args):
-    """{(peer, case, size_bytes): cell}, cell (GB/s, ratio) or a note."""
+    """{(peer, case, size_bytes): cell}, cell (GB/s, ratio, (q1, q3)) or a
+    note."""
     peers = [p for p, mod in ((NumpyPeer(), np), (TorchPeer(), torch)) if mod is not None]
     if torch is not None:
         torch.set_num_threads(args.threads)
@@ -272,7 +281,8 @@ def measure_peers(args):
 
 
 def run_libtensor(args):
-    """{case, size_bytes: (GB/s, ratio)} from bench_access, or a note why not."""
+    """{case, size_bytes: (GB/s, ratio, (q1, q3))} from bench_access, or a
+    note why not."""
     cmd = [args.bench, "--json", "--sizes", ",".join(map(str, args.sizes)),
            "--reps", str(args.reps), "--threads", str(args.threads)]
     if args.alloc:
@@ -284,23 +294,27 @@ def run_libtensor(args):
     if done.returncode != 0:
         return f"skipped: bench_access exited {done.returncode}"
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    return {(r["case"], r["size_bytes"]): (r["gbs"], r["ratio"]) for r in rows}
+    return {(r["case"], r["size_bytes"]): (r["gbs"], r["ratio"], (r["ratio_q1"], r["ratio_q3"])) for r in rows}
 
 
 def cell_text(cell):
     if isinstance(cell, str):
         return f"{cell:>20}"
-    gbs, ratio = cell
+    gbs, ratio, _ = cell
     return f"{gbs:10.2f} {ratio:9.3f}"
 
 
 def lead_text(cells):
     """libtensor's ratio over the best peer's: the ratios, each to a memcpy
-    timed in turn with it, compare across processes where GB/s drift."""
-    ours, peers = cells[0], [c[1] for c in cells[1:] if isinstance(c, tuple)]
+    timed in turn with it, compare across processes where GB/s drift.
+    Marked ~ where the middle halves of the two sides' sample ratios
+    overlap: a lead that the drift within the run could make or unmake."""
+    ours, peers = cells[0], [c for c in cells[1:] if isinstance(c, tuple)]
     if not isinstance(ours, tuple) or not peers:
         return ""
-    return f" {ours[1] / max(peers):7.2f}"
+    best = max(peers, key=lambda c: c[1])
+    (lo, hi), (best_lo, best_hi) = ours[2], best[2]
+    return f" {ours[1] / best[1]:7.2f}" + ("~" if lo <= best_hi and best_lo <= hi else "")
 
 
 def print_table(args, ours, peer_cells):
@@ -308,7 +322,8 @@ def print_table(args, ours, peer_cells):
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
     print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
     print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of its own memcpy")
-    print("timed in turn; lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster)\n")
+    print("timed in turn; lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster),")
+    print("~ where the middle halves of the two sides' sample ratios overlap (within the run's drift)\n")
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
           + f" {'lead':>7}")
     missing = {"numpy": np is None, "torch": torch is None or np is None}
