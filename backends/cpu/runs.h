@@ -15,8 +15,8 @@ typedef struct lt__runs {
 } lt__runs;
 
 /* Copies every run of w, bytes each, from src to dst, i outer and j
- * inner. Runs must not overlap one another on the destination side, nor
- * the source (a source run may be read many times: steps of 0). */
+ * inner. No destination run may overlap another or any source run; a
+ * source run may be read many times (steps of 0: an expand). */
 void lt__copy_runs(char *dst, const char *src, size_t bytes, const lt__runs *w);
 
 #endif
