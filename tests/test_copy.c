@@ -953,9 +953,11 @@ START_TEST(permutations_of_short_runs_in_blocks_copy_every_element) {
 }
 END_TEST
 
-/* The destination of check_dense_runs: B x A rows of len elements, each
- * followed by a gap of RUN_GAP elements; every element starts as the
- * complement of its pattern, which no source element holds. */
+/* The destination rows of the dense-runs test below: each of len
+ * elements followed by a gap of RUN_GAP elements. Every element starts as
+ * the complement of its own pattern, so that a source element written
+ * over a gap shows (but for a chance match of 1 in 256 with one-byte
+ * elements). */
 enum { RUN_GAP = 3 };
 
 /* Checks the rows of wide (B x A rows of len + RUN_GAP elements): row
