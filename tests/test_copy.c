@@ -819,6 +819,9 @@ static uint64_t element_at(const char *p, size_t es, int64_t i) {
   }
 }
 
+/* The bits of an es-byte element, as element_at returns them. */
+static uint64_t element_mask(size_t es) { return es == 8 ? ~0ull : (1ull << (8 * es)) - 1; }
+
 /* Every step-th element of n from a pattern, gathered by lt_contiguous. */
 static void check_gather(lt_dtype dt, int64_t step, int64_t n) {
   size_t es = lt_dtype_size(dt);
@@ -829,7 +832,7 @@ static void check_gather(lt_dtype dt, int64_t step, int64_t n) {
   lt_tensor *view = lt_slice(src, 0, LT_NONE, LT_NONE, step), *c = lt_contiguous(view);
   LT_ASSERT_OK_PTR(c);
   ck_assert_int_eq(lt_numel(c), n);
-  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  uint64_t mask = element_mask(es);
   for (int64_t i = 0; i < n; i++) {
     int64_t j = step < 0 ? len - 1 + i * step : i * step;
     if (element_at(lt_data(c), es, i) != (pattern(j) & mask))
@@ -896,7 +899,7 @@ static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, 
   lt_status st = lt_copy(c, p);
   if (refuse) lt_set_allocator(NULL);
   LT_ASSERT_OK(st);
-  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  uint64_t mask = element_mask(es);
   int64_t idx[LT_MAX_DIMS] = {0};
   for (int64_t i = 0; i < n; i++) {
     int64_t s[LT_MAX_DIMS], storage = 0;
@@ -953,6 +956,11 @@ START_TEST(permutations_of_short_runs_in_blocks_copy_every_element) {
 }
 END_TEST
 
+/* Fills n elements with the complement of their patterns. */
+static void fill_complement(char *p, size_t es, int64_t n) {
+  for (int64_t j = 0; j < n; j++) memcpy(p + j * (int64_t)es, &(uint64_t){~pattern(j)}, es);
+}
+
 /* The destination rows of the dense-runs test below: each of len
  * elements followed by a gap of RUN_GAP elements. Every element starts as
  * the complement of its own pattern, so that a source element written
@@ -965,7 +973,7 @@ enum { RUN_GAP = 3 };
  * + a * astep, then its gap, untouched. */
 static void check_runs(const char *wide, size_t es, int64_t rows_b, int64_t rows_a, int64_t len, int64_t bstep,
                        int64_t astep, const char *what) {
-  uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+  uint64_t mask = element_mask(es);
   for (int64_t b = 0; b < rows_b; b++)
     for (int64_t a = 0; a < rows_a; a++)
       for (int64_t x = 0; x < len + RUN_GAP; x++) {
@@ -1002,10 +1010,10 @@ START_TEST(copies_of_dense_runs_of_every_length_write_each_run_and_nothing_besid
       lt_tensor *top = lt_narrow(src, 0, 0, 1), *row = lt_narrow(top, 1, 0, 1);
       lt_tensor *all = lt_expand(row, 3, (int64_t[]){B, A, len});
       LT_ASSERT_OK_PTR(all);
-      for (int64_t j = 0; j < wn; j++) memcpy((char *)lt_data(wide) + j * (int64_t)es, &(uint64_t){~pattern(j)}, es);
+      fill_complement(lt_data(wide), es, wn);
       LT_ASSERT_OK(lt_copy(dst, p));
       check_runs(lt_data(wide), es, B, A, len, len, B * len, "permuted");
-      for (int64_t j = 0; j < wn; j++) memcpy((char *)lt_data(wide) + j * (int64_t)es, &(uint64_t){~pattern(j)}, es);
+      fill_complement(lt_data(wide), es, wn);
       LT_ASSERT_OK(lt_copy(dst, all));
       check_runs(lt_data(wide), es, B, A, len, 0, 0, "expanded");
       lt_release(src), lt_release(wide), lt_release(dst), lt_release(p), lt_release(top), lt_release(row);

@@ -58,6 +58,10 @@ ISA_CLONES static void copy_short_runs(char *dst, const char *src, size_t bytes,
     for (int64_t j = 0; j < w->k; j++) copy_run(dst + j * w->dst_inner, src + j * w->src_inner, bytes);
 }
 
+/* Long runs take memcpy in a loop of their own: with the memcpy inside
+ * copy_run, behind a branch on the length, the short runs' loop measured
+ * slower (1 MiB of (1,0,2) runs, same-run ratio to memcpy, medians of
+ * 31: runs of 16 bytes 0.25 -> 0.18, 64 bytes 0.77 -> 0.72). */
 void lt__copy_runs(char *dst, const char *src, size_t bytes, const lt__runs *w) {
   if (bytes == 0) return;
   if (bytes <= RUN_LOOP_MAX) {

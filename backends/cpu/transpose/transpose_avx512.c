@@ -229,8 +229,8 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * against 0.92-0.96), but Zen 4 measured them much slower (one thread,
  * same-run A/B: BHTD (0,3,1,2) at 512 MiB 0.70 -> 0.87; 2-D at 256 MiB,
  * 200 columns 0.75 -> 0.82, 128 columns 0.97 -> 1.07, 64 columns 1.06 ->
- * 1.12, 256 and more level): whole rows meet the bandwidth target on both, the lanes on one.
- */
+ * 1.12, 256 and more level): whole rows meet the bandwidth target on
+ * both, the lanes on one. */
 static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, const char *src, int64_t sld,
                                                              emit_mode mode, int segs) {
   _Alignas(64) __m512 first[16];
