@@ -869,6 +869,51 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
 }
 END_TEST
 
+/* n elements from a pattern scattered every step-th element of a
+ * destination that holds another pattern: each must land where it
+ * belongs, and every element between them keep its own value. */
+static void check_scatter(lt_dtype dt, int64_t step, int64_t n) {
+  size_t es = lt_dtype_size(dt);
+  int64_t mag = step < 0 ? -step : step, len = n * mag;
+  lt_tensor *wide = lt_empty(dt, 1, &len, LT_HOST), *dense = lt_empty(dt, 1, &n, LT_HOST);
+  LT_ASSERT_OK_PTR(wide);
+  LT_ASSERT_OK_PTR(dense);
+  fill_pattern(lt_data(wide), es, len);
+  char *dp = lt_data(dense);
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t v = pattern(len + i);
+    memcpy(dp + i * (int64_t)es, &v, es);
+  }
+  lt_tensor *view = lt_slice(wide, 0, LT_NONE, LT_NONE, step);
+  LT_ASSERT_OK(lt_copy(view, dense));
+  uint64_t mask = element_mask(es);
+  for (int64_t j = 0; j < len; j++) {
+    int64_t pos = step < 0 ? len - 1 - j : j; /* j's place along the view's steps */
+    uint64_t want = pos % mag == 0 ? pattern(len + pos / mag) : pattern(j);
+    if (element_at(lt_data(wide), es, j) != (want & mask))
+      ck_abort_msg("%s step %lld: element %lld of the destination", lt_dtype_name(dt), (long long)step,
+                   (long long)j);
+  }
+  lt_release(wide), lt_release(dense), lt_release(view);
+}
+
+/* Over 8 MiB of destination, scatters whose steps are 16 to 64 bytes
+ * store from one instruction; those beside that range keep the unrolled
+ * loop or their own: steps in and around it for every element size,
+ * reversed too, each into 9 MiB and an odd tail. */
+START_TEST(large_scatters_into_a_stepped_destination_copy_every_element) {
+  static const struct {
+    lt_dtype dt;
+    int64_t step;
+  } cases[] = {{LT_U8, 8},  {LT_U8, 16},  {LT_U8, 64},  {LT_F16, 8},  {LT_F16, -32}, {LT_F32, 4},
+               {LT_F32, 5}, {LT_F32, -4}, {LT_F32, 16}, {LT_F32, 24}, {LT_I64, 2},   {LT_I64, 8}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    int64_t mag = cases[k].step < 0 ? -cases[k].step : cases[k].step;
+    check_scatter(cases[k].dt, cases[k].step, (9 << 20) / ((int64_t)lt_dtype_size(cases[k].dt) * mag) + 13);
+  }
+}
+END_TEST
+
 /* An allocator that refuses everything, for copies that must do without
  * their kernels' buffers. */
 static void *refuse_alloc(size_t size, size_t align, void *ctx) {
@@ -1548,6 +1593,7 @@ static Suite *suite(void) {
 
   TCase *large = tcase_create("large");
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
+  tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);

@@ -79,6 +79,19 @@ enum { VECTOR_STEP_BYTES = 32 };
  * rounds, s=16 0.106-0.114 -> 0.120-0.123 of memcpy; s=32 and 64 level. */
 enum { FAR_AHEAD = 2048 };
 
+/* Scatters into a destination that outgrows the caches, with steps of
+ * 16 to 64 bytes (2 to 4 elements a line, down to one), store one element
+ * at a time from a single instruction instead of SCATTER_ANY's eight:
+ * the same addresses in the same order, but the store stream is one that
+ * the hardware follows better. Zen 4, F32, same-run ratio to memcpy, eight
+ * stores -> one, into 420 MiB: s=4 0.368 -> 0.387, s=5 0.309 -> 0.326,
+ * s=6 0.269 -> 0.287, s=7 0.235 -> 0.252, s=8 level, s=12 0.136 -> 0.144,
+ * s=16 0.092 -> 0.117; into 105 MiB s=5 0.325 -> 0.341, s=16 0.097 ->
+ * 0.125. Longer steps measured level or worse (s=24 0.062 -> 0.057, s=64
+ * 0.044 -> 0.041), and in cache the single store stream is much slower
+ * (into 3.3 MiB: s=4 0.276 -> 0.155, s=8 0.206 -> 0.156). */
+enum { ONE_STORE_MIN_BYTES = 16, ONE_STORE_MAX_BYTES = 64 };
+
 /* One function per element type: the switch on the stride picks a loop
  * whose stride the compiler knows. */
 #define STRIDED_FNS(T, NAME)                                                                   \
@@ -108,12 +121,21 @@ enum { FAR_AHEAD = 2048 };
     }                                                                                          \
     }                                                                                          \
   }                                                                                            \
-  ISA_CLONES static void scatter_##NAME(T *restrict d, int64_t stride, const T *restrict s, int64_t n) { \
+  SCALAR_STEPS static void scatter_one_##NAME(T *restrict d, int64_t stride, const T *restrict s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++, d += stride) *d = s[i];                                    \
+  }                                                                                            \
+  ISA_CLONES static void scatter_##NAME(T *restrict d, int64_t stride, const T *restrict s, int64_t n, bool cached) { \
+    int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);                \
     switch (stride) {                                                                          \
     case -1: SCATTER(T, -1); break;                                                            \
     case 2: SCATTER(T, 2); break;                                                              \
     case 3: SCATTER(T, 3); break;                                                              \
-    default: SCATTER_ANY(T); break;                                                            \
+    default:                                                                                   \
+      if (!cached && step_bytes >= ONE_STORE_MIN_BYTES && step_bytes <= ONE_STORE_MAX_BYTES)   \
+        scatter_one_##NAME(d, stride, s, n);                                                   \
+      else                                                                                     \
+        SCATTER_ANY(T);                                                                        \
+      break;                                                                                   \
     }                                                                                          \
   }
 
@@ -131,11 +153,11 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
   }
 }
 
-void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es) {
+void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached) {
   switch (es) {
-  case 1: scatter_u8(dst, stride, src, n); break;
-  case 2: scatter_u16(dst, stride, src, n); break;
-  case 4: scatter_u32(dst, stride, src, n); break;
-  default: scatter_u64(dst, stride, src, n); break;
+  case 1: scatter_u8(dst, stride, src, n, cached); break;
+  case 2: scatter_u16(dst, stride, src, n, cached); break;
+  case 4: scatter_u32(dst, stride, src, n, cached); break;
+  default: scatter_u64(dst, stride, src, n, cached); break;
   }
 }

@@ -14,7 +14,8 @@
  * stays in cache (lt__outgrows_cache is false), which with the step's
  * length picks the loop for the strides without one of their own. */
 void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es, bool cached);
-/* dst[i * stride] = src[i], the same way round. */
-void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es);
+/* dst[i * stride] = src[i], the same way round; cached: the copy's
+ * destination stays in cache. */
+void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached);
 
 #endif

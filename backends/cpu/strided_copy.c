@@ -24,13 +24,19 @@
 #include "stream.h"
 #include "transpose.h"
 
+/* Which sides of the whole copy outgrow the caches (lt__outgrows_cache):
+ * read from or written to memory, whatever share a thread takes. */
+typedef struct outgrows {
+  bool src, dst;
+} outgrows;
+
 typedef struct run {
   char *dst;
   const char *src;
   int64_t n;          /* elements in the run */
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
-  bool src_outgrows;  /* the whole copy's source outgrows the caches (lt__outgrows_cache) */
+  outgrows big;
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
@@ -76,7 +82,7 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (large_dense_runs): what the
        * next runs read lies just ahead. */
-      if (r->src_outgrows) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
+      if (r->big.src) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
       lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
@@ -86,12 +92,12 @@ static void move_run(const run *r, size_t es, bool stream) {
    * runs' steps are whole elements; a stride-0 source is a fill). */
   if ((size_t)r->dst_step == es && r->src_step != 0) {
     int64_t stride = r->src_step / (int64_t)es;
-    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, !r->src_outgrows);
+    if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, !r->big.src);
     else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
     return;
   }
   if ((size_t)r->src_step == es) {
-    lt__scatter(r->dst, r->dst_step / (int64_t)es, r->src, r->n, es);
+    lt__scatter(r->dst, r->dst_step / (int64_t)es, r->src, r->n, es, !r->big.dst);
     return;
   }
   switch (es) {
@@ -172,13 +178,13 @@ static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
 /* The copy of a whole lt__copy_args on this thread; dense runs of one
  * dtype go out with streaming stores when stream (the caller fences),
  * their source asked for ahead when the whole copy's source outgrows the
- * caches (src_outgrows; a share of it may not, but is read from memory
- * all the same). */
-static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, bool src_outgrows) {
+ * caches (big.src; a share of it may not, but is read from memory all the
+ * same). */
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, outgrows big) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
-  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses, .src_outgrows = src_outgrows};
+  run r = {.n = 1, .dst_step = (int64_t)des, .src_step = (int64_t)ses, .big = big};
   if (inner >= 0) {
     r.n = a->shape[inner];
     r.dst_step = a->dst_strides[inner] * (int64_t)des;
@@ -261,7 +267,8 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
 typedef struct parallel_copy {
   const lt__copy_args *a;
   lt__cast_fn fast;
-  bool stream, src_outgrows;
+  bool stream;
+  outgrows big;
 } parallel_copy;
 
 /* One thread's share: indices [begin, end) of the outermost dim. */
@@ -271,7 +278,7 @@ static void copy_range(void *ctx, int64_t begin, int64_t end) {
   part.shape[0] = end - begin;
   part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
   part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
-  copy_block(&part, pc->fast, pc->stream, pc->src_outgrows);
+  copy_block(&part, pc->fast, pc->stream, pc->big);
   if (pc->stream) lt__stream_fence();
 }
 
@@ -308,10 +315,10 @@ static void order_by_source(lt__copy_args *a) {
  * (Blocks of the stream dim, a stream read 4-64 KiB at a time, measured
  * at best level with source order on Zen 5, and slower for (1,0,2);
  * bands of 16 streams level with it for (1,0,2) on the Xeon.) */
-static void large_dense_runs(const lt__copy_args *a, int64_t bytes, bool src_outgrows) {
+static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big) {
   lt__copy_args walk = *a;
   order_by_source(&walk);
-  parallel_copy pc = {&walk, NULL, true, src_outgrows};
+  parallel_copy pc = {&walk, NULL, true, big};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
@@ -337,8 +344,9 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   /* Only copies that cannot fail go to the pool: a failure's message is
    * thread-local and must reach the caller's thread. */
-  bool src_outgrows = lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype));
-  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, src_outgrows);
+  outgrows big = {lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype)),
+                  lt__outgrows_cache(a->ndim, a->shape, a->dst_strides, lt__dtype_size(a->dst_dtype))};
+  if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, big);
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
@@ -360,11 +368,11 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     return LT_OK;
   }
   if (a->kind == LT__PLAN_RUNS && same && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES) {
-    large_dense_runs(a, bytes, src_outgrows);
+    large_dense_runs(a, bytes, big);
     return LT_OK;
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
-  parallel_copy pc = {a, fast, stream, src_outgrows};
+  parallel_copy pc = {a, fast, stream, big};
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
   return LT_OK;
 }
