@@ -855,6 +855,12 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   check_gather(LT_F32, 11, 200003);
   check_gather(LT_F32, -16, 140001);
   check_gather(LT_I64, 5, 220001);
+  /* Steps past a line, read ahead by elements up to 256 bytes and by
+   * bytes beyond, either way round. */
+  check_gather(LT_F32, 32, 80001);
+  check_gather(LT_F32, -48, 50001);
+  check_gather(LT_U8, 200, 50001);
+  check_gather(LT_I64, -40, 30001);
   /* Rows of odd length, each reversed: every row starts at another
    * alignment of the destination's lines. */
   int64_t shape[] = {1501, 1499};
