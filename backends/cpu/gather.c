@@ -87,15 +87,16 @@ enum { VECTOR_STEP_BYTES = 32 };
 enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
- * 16 to 64 bytes (2 to 4 elements a line, down to one), store one element
- * at a time from a single instruction instead of SCATTER_ANY's eight:
+ * 16 to 64 bytes (four elements to a line down to one), store from a
+ * single instruction, an element at a time, instead of SCATTER_ANY's eight:
  * the same addresses in the same order, but the store stream is one that
  * the hardware follows better. Zen 4, F32, same-run ratio to memcpy, eight
  * stores -> one, into 420 MiB: s=4 0.368 -> 0.387, s=5 0.309 -> 0.326,
  * s=6 0.269 -> 0.287, s=7 0.235 -> 0.252, s=8 level, s=12 0.136 -> 0.144,
  * s=16 0.092 -> 0.117; into 105 MiB s=5 0.325 -> 0.341, s=16 0.097 ->
- * 0.125. Longer steps measured level or worse (s=24 0.062 -> 0.057, s=64
- * 0.044 -> 0.041), and in cache the single store stream is much slower
+ * 0.125; into 13 MiB s=4 0.313 -> 0.369, s=8 0.183 -> 0.217. Longer
+ * steps measured level or worse (s=24 0.062 -> 0.057, s=64 0.044 ->
+ * 0.041), and in cache the single store stream is much slower
  * (into 3.3 MiB: s=4 0.276 -> 0.155, s=8 0.206 -> 0.156). */
 enum { ONE_STORE_MIN_BYTES = 16, ONE_STORE_MAX_BYTES = 64 };
 
@@ -107,8 +108,8 @@ enum { ONE_STORE_MIN_BYTES = 16, ONE_STORE_MAX_BYTES = 64 };
   }                                                                                            \
   SCALAR_STEPS static void gather_far_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);                 \
-    int64_t ahead = step_bytes > 64 && step_bytes <= FAR_STEP_MAX_BYTES ? FAR_ELEMENTS * stride * (int64_t)sizeof(T) \
-                                                                        : stride < 0 ? -FAR_AHEAD : FAR_AHEAD; \
+    int64_t ahead = stride < 0 ? -FAR_AHEAD : FAR_AHEAD; /* in the direction of travel */        \
+    if (step_bytes > 64 && step_bytes <= FAR_STEP_MAX_BYTES) ahead = FAR_ELEMENTS * stride * (int64_t)sizeof(T); \
     GATHER_ANY(T, ahead);                                                                      \
   }                                                                                            \
   ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached) { \

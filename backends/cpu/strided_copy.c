@@ -36,7 +36,7 @@ typedef struct run {
   int64_t n;          /* elements in the run */
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
-  outgrows big;
+  outgrows big;       /* of the whole copy, not just this run */
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
