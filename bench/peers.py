@@ -1,19 +1,26 @@
 #!/usr/bin/python3
-"""bench/peers.py: the access-cost cases of bench_access run through NumPy
-and PyTorch, printed side by side with libtensor's in one run.
+"""bench/peers.py: the access-cost cases of bench_access run through
+libtensor, NumPy and PyTorch in one process, printed side by side.
 
-It runs bench_access --json (--bench, default build/bench/bench_access) with
-the same --sizes/--reps/--threads/--alloc, then measures each case itself:
-numpy copies with np.copyto(dst, view) into a preallocated dst (with --alloc,
-np.ascontiguousarray(view)), torch with dst.copy_(view) (with --alloc,
-view.contiguous()), torch.set_num_threads(--threads). Each side's ratio is
-to its own memcpy, measured in its own process and timed in turn with the
-case sample by sample (median of the pairs' ratios): bench_access's C
-memcpy for libtensor, np.copyto of contiguous arrays here for both peers
-(split over --threads Python threads, as numpy releases the GIL while
-copying). numpy's own copies are single-threaded at any --threads. The
-last column, lead, is libtensor's ratio over the best peer's: the
-bandwidth drifts between the processes, and the ratios cancel it.
+Each case is measured on the three sides in turn before the next case:
+libtensor through ctypes (--lib, default build/libtensor.so) with
+lt_copy(dst, view) into a preallocated dst (with --alloc, lt_contiguous or,
+for a view that is contiguous already, lt_clone, then lt_release), over
+the numpy side's buffers (see line_aligned), each view's layout wrapped
+with lt_wrap; numpy with
+np.copyto(dst, view) (with --alloc, np.ascontiguousarray(view)); torch with
+dst.copy_(view) (with --alloc, view.contiguous()). lt_set_num_threads and
+torch.set_num_threads take --threads; numpy's copies are single-threaded at
+any --threads. Every side's ratio is to the same memcpy, np.copyto of
+contiguous arrays (split over --threads Python threads, as numpy releases
+the GIL while copying), timed in turn with the case sample by sample
+(median of the pairs' ratios). The last column, lead, is libtensor's ratio
+over the best peer's. (Run one after another in separate processes, as
+bench_access and this script once were, the sides differed by up to a
+fifth on cases where in one process they tie: the machine's state moves
+between processes more than the pairing with memcpy cancels. Each side
+pays Python's call overhead alike, under a microsecond, 1-4% of a 1 MiB
+copy; bench_access measures libtensor without it.)
 
 Bytes, sizes, shapes and timing follow bench/access.c exactly (see its
 header): GB/s = 2 * numel * 4 bytes / s; median of --reps samples after a
@@ -24,14 +31,13 @@ Runs on /usr/bin/python3 with Debian's packages only (python3-numpy,
 python3-torch from apt; no pip, no venv). A peer that is not installed is
 shown as "skipped: <peer> not installed", never a crash.
 
-Usage: /usr/bin/python3 bench/peers.py [--bench PATH] [--sizes 1,64,512]
+Usage: /usr/bin/python3 bench/peers.py [--lib PATH] [--sizes 1,64,512]
                                        [--reps N] [--threads N] [--alloc]
 """
 import argparse
-import json
+import ctypes
 import math
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -124,12 +130,27 @@ def permute_shape(ndim, n):
     return (4, 12, n // (4 * 12 * 64), 64)
 
 
+def line_aligned(n):
+    """n floats starting a 64-byte line, as lt_empty and torch's allocator
+    give them: numpy's own arrays start 16 bytes into a line, and rows
+    that straddle lines cost the tiled kernels more (libtensor at 1 MiB,
+    a run on each: the 2-D transpose 0.53 of memcpy on numpy's arrays,
+    0.58 on aligned ones; (0,2,1) 0.51 and 0.71)."""
+    raw = np.empty(n + 16, dtype=np.float32)
+    skip = (-raw.ctypes.data % 64) // 4
+    return raw[skip: skip + n]
+
+
 class NumpyPeer:
     name = "numpy"
+    buffer_kind = "numpy"  # peers of one kind share their buffers
 
     def buffers(self, n):
-        src = (np.arange(n, dtype=np.int64) % 1021 + 1).astype(np.float32)
-        return src, np.full(n, 0, dtype=np.float32)  # full, not zeros: pages touched now
+        src = line_aligned(n)
+        src[...] = np.arange(n, dtype=np.int64) % 1021 + 1
+        dst = line_aligned(n)
+        dst[...] = 0  # pages touched now
+        return src, dst
 
     def slice(self, a, step):
         return a[..., ::step]
@@ -151,8 +172,80 @@ class NumpyPeer:
         return lambda: np.ascontiguousarray(view)
 
 
+class LtDevice(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("index", ctypes.c_int)]
+
+
+LT_F32, LT_HOST = 0, LtDevice(0, 0)
+
+
+class LibtensorPeer(NumpyPeer):
+    """libtensor over NumPy's buffers: NumPy builds each view, and lt_wrap
+    takes its layout (first element, shape, strides), the layout access.c
+    builds with lt_slice, lt_permute and lt_expand."""
+    name = "libtensor"
+
+    def __init__(self, path, threads):
+        lib = ctypes.CDLL(path)
+        p, i64p = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)
+        for fn, restype, argtypes in (
+                ("lt_wrap", p, [p, ctypes.c_int, ctypes.c_int, i64p, i64p, LtDevice, p, p]),
+                ("lt_copy", ctypes.c_int, [p, p]),
+                ("lt_contiguous", p, [p]),
+                ("lt_clone", p, [p]),
+                ("lt_release", None, [p]),
+                ("lt_set_num_threads", ctypes.c_int, [ctypes.c_int]),
+                ("lt_last_error", ctypes.c_char_p, [])):
+            getattr(lib, fn).restype, getattr(lib, fn).argtypes = restype, argtypes
+        if lib.lt_set_num_threads(threads) != 0:
+            raise OSError(self.error(lib))
+        self.lib, self.held = lib, []
+
+    @staticmethod
+    def error(lib):
+        return "libtensor: " + (lib.lt_last_error() or b"?").decode()
+
+    def wrap(self, a):
+        """A tensor over array a's elements, released by release()."""
+        shape = (ctypes.c_int64 * a.ndim)(*a.shape)
+        strides = (ctypes.c_int64 * a.ndim)(*(s // a.itemsize for s in a.strides))
+        t = self.lib.lt_wrap(a.ctypes.data, LT_F32, a.ndim, shape, strides, LT_HOST, None, None)
+        if not t:
+            raise RuntimeError(self.error(self.lib))
+        self.held.append(t)
+        return t
+
+    def release(self):
+        for t in self.held:
+            self.lib.lt_release(t)
+        self.held = []
+
+    def copy_op(self, dst, view):
+        d, v, copy = self.wrap(dst), self.wrap(view), self.lib.lt_copy
+
+        def op():
+            if copy(d, v) != 0:
+                raise RuntimeError(self.error(self.lib))
+        return op
+
+    def alloc_op(self, view):
+        # lt_contiguous returns a contiguous view itself; lt_clone keeps
+        # those cases copying, as in access.c.
+        v = self.wrap(view)
+        make = self.lib.lt_clone if view.flags.c_contiguous else self.lib.lt_contiguous
+        release = self.lib.lt_release
+
+        def op():
+            t = make(v)
+            if not t:
+                raise RuntimeError(self.error(self.lib))
+            release(t)
+        return op
+
+
 class TorchPeer:
     name = "torch"
+    buffer_kind = "torch"
 
     def buffers(self, n):
         src = (torch.arange(n, dtype=torch.int64) % 1021 + 1).to(torch.float32)
@@ -239,62 +332,77 @@ def memcpy_op(n, args):
     return run, 2.0 * n * 4
 
 
-def measure_peer(peer, mib, args, memcpy):
-    """{case name: (GB/s, ratio, (q1, q3)) or a note} for one peer at one
-    size, each case paired with memcpy; "memcpy" maps to the median of its
-    samples."""
-    src, dst = peer.buffers((mib << 20) // 4)
-    out, base_gbs = {}, []
+def measure_case(peer, case, bufs, args, memcpy):
+    """(GB/s, ratio, (q1, q3)) of one case on one side, paired with
+    memcpy, and the median GB/s of those memcpy samples; or a note and
+    None."""
+    src, dst = bufs[peer.buffer_kind]
+    try:
+        run, nbytes = case_op(peer, case, src, dst, args)
+        gbs, base, ratio, middle = paired_gbs(run, nbytes, *memcpy, args.reps)
+        return (gbs, ratio, middle), base
+    except NotExpressible:
+        return "n/a: negative stride", None
+    finally:
+        if isinstance(peer, LibtensorPeer):
+            peer.release()
+
+
+def measure_size(peers, mib, args):
+    """{(side, case name): cell} at one size, each case on every side in
+    turn; "memcpy" maps to the median of each side's memcpy samples."""
+    n = (mib << 20) // 4
+    memcpy = memcpy_op(n, args)
+    bufs = {}
+    for peer in peers:
+        if peer.buffer_kind not in bufs:
+            bufs[peer.buffer_kind] = peer.buffers(n)
+    cells, base_gbs = {}, {peer.name: [] for peer in peers}
     for case in CASES:
         if args.alloc and case[1] == "strided_write":
             continue
         print(".", end="", file=sys.stderr, flush=True)
-        try:
-            run, nbytes = case_op(peer, case, src, dst, args)
-            gbs, base, ratio, middle = paired_gbs(run, nbytes, *memcpy, args.reps)
-            out[case[0]] = (gbs, ratio, middle)
-            base_gbs.append(base)
-        except NotExpressible:
-            out[case[0]] = "n/a: negative stride"
-    out["memcpy"] = (statistics.median(base_gbs), 1.0, (1.0, 1.0))
-    return out
-
-
-def measure_peers(args):
-    """{(peer, case, size_bytes): cell}, cell (GB/s, ratio, (q1, q3)) or a
-    note."""
-    peers = [p for p, mod in ((NumpyPeer(), np), (TorchPeer(), torch)) if mod is not None]
-    if torch is not None:
-        torch.set_num_threads(args.threads)
-    if np is None:  # without numpy there is no memcpy base here
-        return {}
-    cells = {}
-    for mib in args.sizes:
-        print(f"peers: {mib} MiB ", end="", file=sys.stderr, flush=True)
-        memcpy = memcpy_op((mib << 20) // 4, args)
         for peer in peers:
-            for name, cell in measure_peer(peer, mib, args, memcpy).items():
-                cells[(peer.name, name, mib << 20)] = cell
-        del memcpy
-        print(file=sys.stderr)
+            cells[(peer.name, case[0])], base = measure_case(peer, case, bufs, args, memcpy)
+            if base is not None:
+                base_gbs[peer.name].append(base)
+    for peer in peers:
+        cells[(peer.name, "memcpy")] = (statistics.median(base_gbs[peer.name]), 1.0, (1.0, 1.0))
     return cells
 
 
-def run_libtensor(args):
-    """{case, size_bytes: (GB/s, ratio, (q1, q3))} from bench_access, or a
-    note why not."""
-    cmd = [args.bench, "--json", "--sizes", ",".join(map(str, args.sizes)),
-           "--reps", str(args.reps), "--threads", str(args.threads)]
-    if args.alloc:
-        cmd.append("--alloc")
+def open_sides(args):
+    """The sides that can run, and {side: why not} for those that cannot."""
+    if np is None:  # libtensor runs over numpy's buffers; numpy gives the memcpy base
+        return [], {"libtensor": "skipped: needs numpy", "numpy": "skipped: numpy not installed",
+                    "torch": "skipped: needs numpy"}
+    sides, absent = [], {}
     try:
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+        sides.append(LibtensorPeer(args.lib, args.threads))
     except OSError as e:
-        return f"skipped: {args.bench}: {e.strerror}"
-    if done.returncode != 0:
-        return f"skipped: bench_access exited {done.returncode}"
-    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    return {(r["case"], r["size_bytes"]): (r["gbs"], r["ratio"], (r["ratio_q1"], r["ratio_q3"])) for r in rows}
+        absent["libtensor"] = f"skipped: {e}"
+    sides.append(NumpyPeer())
+    if torch is None:
+        absent["torch"] = "skipped: torch not installed"
+    else:
+        torch.set_num_threads(args.threads)
+        sides.append(TorchPeer())
+    return sides, absent
+
+
+def measure_all(args):
+    """{(side, case, size_bytes): cell}, cell (GB/s, ratio, (q1, q3)) or a
+    note."""
+    sides, absent = open_sides(args)
+    cells = {}
+    for mib in args.sizes:
+        print(f"{mib} MiB ", end="", file=sys.stderr, flush=True)
+        measured = measure_size(sides, mib, args) if sides else {}
+        for name in ["memcpy"] + [c[0] for c in CASES]:
+            for side in ("libtensor", "numpy", "torch"):
+                cells[(side, name, mib << 20)] = measured.get((side, name), absent.get(side, "missing"))
+        print(file=sys.stderr)
+    return cells
 
 
 def cell_text(cell):
@@ -306,7 +414,7 @@ def cell_text(cell):
 
 def lead_text(cells):
     """libtensor's ratio over the best peer's: the ratios, each to a memcpy
-    timed in turn with it, compare across processes where GB/s drift.
+    timed in turn with it, compare where GB/s drift from case to case.
     Marked ~ where the middle halves of the two sides' sample ratios
     overlap: a lead that the drift within the run could make or unmake."""
     ours, peers = cells[0], [c for c in cells[1:] if isinstance(c, tuple)]
@@ -317,32 +425,26 @@ def lead_text(cells):
     return f" {ours[1] / best[1]:7.2f}" + ("~" if lo <= best_hi and best_lo <= hi else "")
 
 
-def print_table(args, ours, peer_cells):
+def print_table(args, cells):
     mode = "allocating copy (lt_contiguous / ascontiguousarray / .contiguous())" if args.alloc else \
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
     print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
-    print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of its own memcpy")
-    print("timed in turn; lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster),")
+    print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of a memcpy")
+    print("timed in turn with it; the three sides of a case measured one after another in one process;")
+    print("lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster),")
     print("~ where the middle halves of the two sides' sample ratios overlap (within the run's drift)\n")
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
           + f" {'lead':>7}")
-    missing = {"numpy": np is None, "torch": torch is None or np is None}
     names = ["memcpy"] + [c[0] for c in CASES if not (args.alloc and c[1] == "strided_write")]
     for mib in args.sizes:
         for name in names:
-            cells = [ours if isinstance(ours, str) else ours.get((name, mib << 20), "missing")]
-            for peer, absent in missing.items():
-                if absent:
-                    why = "not installed" if peer == "numpy" or torch is None else "needs numpy"
-                    cells.append(f"skipped: {peer} {why}")
-                else:
-                    cells.append(peer_cells.get((peer, name, mib << 20), "missing"))
-            print(f"{name:24} {mib:4d} MiB" + "".join(" " + cell_text(c) for c in cells) + lead_text(cells))
+            row = [cells[(side, name, mib << 20)] for side in ("libtensor", "numpy", "torch")]
+            print(f"{name:24} {mib:4d} MiB" + "".join(" " + cell_text(c) for c in row) + lead_text(row))
 
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bench", default="build/bench/bench_access")
+    ap.add_argument("--lib", default="build/libtensor.so")
     ap.add_argument("--sizes", default="1,64,512", help="MiB, comma-separated")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=1)
@@ -359,8 +461,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    ours = run_libtensor(args)
-    print_table(args, ours, measure_peers(args))
+    print_table(args, measure_all(args))
 
 
 if __name__ == "__main__":
