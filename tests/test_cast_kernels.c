@@ -857,6 +857,37 @@ START_TEST(copy_from_a_broadcast_f32_and_back_gives_the_reference) {
 }
 END_TEST
 
+/* Casts from a source past 8 MiB read it as one that outgrows the
+ * caches, each step its own way (elements ahead up to 256 bytes, bytes
+ * ahead beyond, downward for a negative step): every element must still
+ * be the reference conversion of the one it stands for. */
+START_TEST(copy_from_a_large_stepped_f32_gives_the_reference) {
+  const fmt *f = &FORMATS[_i];
+  static const int64_t steps[] = {60, -64, 72, -100}; /* at most MAX_ELEMS out */
+  int64_t len = (9 << 20) / 4 + 29;
+  char msg[256] = "";
+  bool ok = true;
+  lt_tensor *src = lt_empty(LT_F32, 1, &len, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  uint32_t *bits = lt_data(src);
+  mixed_inputs(f, in_logical, MAX_ELEMS);
+  for (int64_t j = 0; j < len; j++) bits[j] = in_logical[(j * 31 + 7) % MAX_ELEMS];
+  for (size_t k = 0; k < sizeof steps / sizeof steps[0] && ok; k++) {
+    lt_tensor *view = lt_slice(src, 0, LT_NONE, LT_NONE, steps[k]);
+    LT_ASSERT_OK_PTR(view);
+    lt_tensor *narrow = lt_empty(f->dt, 1, lt_shape(view), LT_HOST);
+    LT_ASSERT_OK_PTR(narrow);
+    char what[64];
+    snprintf(what, sizeof what, "f32[::%lld] of 9 MiB -> narrow", (long long)steps[k]);
+    copy_and_compare(f, narrow, view, what, msg, sizeof msg, &ok);
+    lt_release(narrow);
+    lt_release(view);
+  }
+  lt_release(src);
+  ck_assert_msg(ok, "%s", msg);
+}
+END_TEST
+
 START_TEST(saturating_cast_of_a_transposed_f32_and_back_gives_the_reference) {
   const fmt *f = &FORMATS[_i];
   enum { R = 37, C = 700 };
@@ -930,6 +961,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(pub, copy_from_a_transposed_f32_and_back_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, copy_from_a_negative_stride_f32_and_back_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, copy_from_a_broadcast_f32_and_back_gives_the_reference, 0, 4);
+  tcase_add_loop_test(pub, copy_from_a_large_stepped_f32_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, saturating_cast_of_a_transposed_f32_and_back_gives_the_reference, 0, 4);
   suite_add_tcase(s, pub);
   return s;
