@@ -2,9 +2,12 @@
  * 2, 3, 4, 8 for gathers, 8 only from a source in cache; -1, 2, 3 for
  * scatters) gets a loop of its own with the stride a constant, which the
  * compiler turns into vector loads and permutes; other strides take an
- * unrolled loop (GATHER_ANY). Built at -O3 and once per instruction set
- * (see meson.build), so the permutes are AVX-512 ones where the CPU has
- * them. */
+ * unrolled loop (GATHER_ANY, SCATTER_ANY), except where the copy's side
+ * that steps outgrows the caches: there gathers of a line or more per
+ * step also read ahead (gather_far), and scatters of 16 to 64 bytes per
+ * step store from one instruction (scatter_one). Built at -O3 and once
+ * per instruction set (see meson.build), so the permutes are AVX-512 ones
+ * where the CPU has them. */
 #include "gather.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
