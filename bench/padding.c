@@ -32,6 +32,8 @@ typedef struct pad_case {
 
 static const pad_case cases[] = {
     {"transpose 2-D", 2, {1, 0}, 0, 0},
+    {"permute 3-D (1,2,0)", 3, {1, 2, 0}, 0, -1}, /* only the source's rows lie 16 KiB apart at 1 MiB */
+    {"permute 3-D (2,0,1)", 3, {2, 0, 1}, -1, 0}, /* only the destination's */
     {"permute 3-D (2,1,0)", 3, {2, 1, 0}, 0, 0},
     /* dst [B, D, H, T]: its D rows hold H * T elements each */
     {"permute BHTD (0,3,1,2)", 4, {0, 3, 1, 2}, -1, 1},
