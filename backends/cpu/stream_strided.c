@@ -151,6 +151,7 @@ bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int
   /* A dst off its element alignment (caller memory through lt_wrap) never
    * reaches a line boundary in whole elements. */
   if (!has_kernel || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
+  lt__prefetch_tail(dst + n * (int64_t)es, n * (int64_t)es);
   int64_t head = (int64_t)(((64 - ((uintptr_t)dst & 63)) & 63) / es);
   if (head > n) head = n;
   strided_plain(dst, src, step, head, es);
