@@ -51,7 +51,8 @@ bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int
  * than this hint). A short run reaches its end before the line arrives,
  * and the request only competes with the run's own (runs of 400 bytes in
  * lt__stream_copy: 1.58-1.68 -> 1.28), so runs under LT__TAIL_MIN_BYTES
- * go without. end: one past the run's last byte. */
+ * go without: a floor between the two lengths measured, not tuned. end:
+ * one past the run's last byte. */
 #define LT__TAIL_MIN_BYTES 4096
 static inline void lt__prefetch_tail(const char *end, int64_t bytes) {
   if (bytes >= LT__TAIL_MIN_BYTES && (uintptr_t)end % 64 != 0) __builtin_prefetch(end - 1, 1, 3);
