@@ -27,8 +27,13 @@
  * state that moved, not where the buffers lie. --only TEXT runs the
  * cases whose name contains TEXT.
  *
+ * --rounds R goes through the cases R times, reps samples of each a
+ * round, and gives each case's figures over all its samples: on such a
+ * machine the rounds spread every case over the run's changes of state
+ * instead of leaving one case to one of them.
+ *
  * Usage: bench_access [--json] [--alloc] [--sizes MIB,MIB,..] [--reps N]
- *                     [--threads N] [--only TEXT]
+ *                     [--rounds R] [--threads N] [--only TEXT]
  * Default: lt_copy into a preallocated, already touched destination. With
  * --alloc each call is lt_contiguous plus lt_release (allocation, page
  * faults and free included); strided writes have no --alloc form. */
@@ -89,7 +94,7 @@ static const bench_case cases[] = {
 typedef struct options {
   bool json, alloc;
   const char *only; /* run only the cases whose name holds this */
-  int reps, threads, nsizes;
+  int reps, rounds, threads, nsizes;
   int64_t sizes_mib[MAX_SIZES];
 } options;
 
@@ -99,6 +104,13 @@ typedef struct options {
 typedef struct case_figures {
   double gbs, memcpy_gbs, ratio, ratio_q1, ratio_q3;
 } case_figures;
+
+/* One case's samples, from every round so far, and the bytes it counts
+ * per call. */
+typedef struct case_samples {
+  measure_samples s;
+  double bytes;
+} case_samples;
 
 /* ---- the libtensor operations ------------------------------------------- */
 
@@ -164,44 +176,50 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 static void report(const options *o, const bench_case *c, int64_t mib, case_figures f) {
   if (o->json)
     printf("{\"bench\":\"access\",\"mode\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,\"threads\":%d,"
-           "\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,\"ratio_q3\":%.4f}\n",
-           o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, f.gbs,
-           f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
+           "\"rounds\":%d,\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,\"ratio_q3\":%.4f}\n",
+           o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, o->rounds,
+           f.gbs, f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
   else
     printf("%-24s %5lld MiB %9.2f %9.3f  %5.3f-%5.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs,
            f.ratio, f.ratio_q1, f.ratio_q3, f.memcpy_gbs);
   fflush(stdout);
 }
 
-/* Times one case beside memcpy m; false with the error printed. */
-static bool case_figures_of(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst,
-                            measure_memcpy *m, case_figures *f) {
+/* Times one case beside memcpy m, adding o->reps samples to *cs; false
+ * with the error printed. */
+static bool sample_case(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst, measure_memcpy *m,
+                        case_samples *cs) {
   lt_tensor *from, *to;
   if (case_views(c, src, dst, &from, &to) != LT_OK) {
     fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
     return false;
   }
   measure_copy copy = {to, from};
-  measure_pair p;
-  int rc = o->alloc ? measure_paired(alloc_batch, from, measure_memcpy_batch, m, o->reps, &p)
-                    : measure_paired(measure_copy_batch, &copy, measure_memcpy_batch, m, o->reps, &p);
+  int rc = o->alloc ? measure_paired_into(alloc_batch, from, measure_memcpy_batch, m, o->reps, &cs->s)
+                    : measure_paired_into(measure_copy_batch, &copy, measure_memcpy_batch, m, o->reps, &cs->s);
   if (rc) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
-  double bytes = 2.0 * (double)lt_numel(from) * 4, memcpy_bytes = 2.0 * (double)m->bytes;
-  double scale = bytes / memcpy_bytes; /* a time ratio into a ratio of GB/s */
-  *f = (case_figures){bytes / p.seconds / 1e9, memcpy_bytes / p.base_seconds / 1e9, p.speed * scale,
-                      p.speed_q1 * scale, p.speed_q3 * scale};
+  cs->bytes = 2.0 * (double)lt_numel(from) * 4;
   lt_release(from);
   lt_release(to);
   return rc == 0;
+}
+
+static case_figures figures_of(const case_samples *cs, const measure_memcpy *m) {
+  measure_pair p = measure_pair_of(&cs->s);
+  double memcpy_bytes = 2.0 * (double)m->bytes;
+  double scale = cs->bytes / memcpy_bytes; /* a time ratio into a ratio of GB/s */
+  return (case_figures){cs->bytes / p.seconds / 1e9, memcpy_bytes / p.base_seconds / 1e9, p.speed * scale,
+                        p.speed_q1 * scale, p.speed_q3 * scale};
 }
 
 static int run_size(const options *o, int64_t mib) {
   int64_t n = (mib << 20) / 4;
   int rc = 1;
   fprintf(stderr, "bench_access: %lld MiB ", (long long)mib);
-  lt_tensor *src = measure_touched_f32(n, true), *dst = src ? measure_touched_f32(n, false) : NULL;
+  case_samples *samples = calloc(NUM_CASES, sizeof *samples);
+  lt_tensor *src = samples ? measure_touched_f32(n, true) : NULL, *dst = src ? measure_touched_f32(n, false) : NULL;
   if (!dst) {
-    fprintf(stderr, "%s", lt_last_error());
+    fprintf(stderr, "%s", samples ? lt_last_error() : "out of memory");
     goto done;
   }
   measure_memcpy m = {lt_data(dst), lt_data(src), (size_t)n * 4, o->threads};
@@ -212,17 +230,20 @@ static int run_size(const options *o, int64_t mib) {
   }
   double mem_gbs = 2.0 * (double)m.bytes / mt / 1e9;
   report(o, NULL, mib, (case_figures){mem_gbs, mem_gbs, 1.0, 1.0, 1.0});
-  for (int i = 0; i < NUM_CASES; i++) {
-    if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
-    if (o->only && !strstr(cases[i].name, o->only)) continue;
-    fputc('.', stderr);
-    case_figures f;
-    if (!case_figures_of(o, &cases[i], src, dst, &m, &f)) goto done;
-    report(o, &cases[i], mib, f);
-  }
+  /* Round by round through the cases, so that each case's samples span
+   * the whole run; a case's row comes with its last round. */
+  for (int round = 0; round < o->rounds; round++)
+    for (int i = 0; i < NUM_CASES; i++) {
+      if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
+      if (o->only && !strstr(cases[i].name, o->only)) continue;
+      fputc('.', stderr);
+      if (!sample_case(o, &cases[i], src, dst, &m, &samples[i])) goto done;
+      if (round == o->rounds - 1) report(o, &cases[i], mib, figures_of(&samples[i], &m));
+    }
   rc = 0;
 done:
   fputc('\n', stderr);
+  free(samples);
   lt_release(src);
   lt_release(dst);
   return rc;
@@ -244,32 +265,35 @@ static bool parse_sizes(const char *s, options *o) {
 }
 
 static bool parse_args(int argc, char **argv, options *o) {
-  *o = (options){.reps = 5, .threads = 1, .nsizes = 3, .sizes_mib = {1, 64, 512}};
+  *o = (options){.reps = 5, .rounds = 1, .threads = 1, .nsizes = 3, .sizes_mib = {1, 64, 512}};
   for (int i = 1; i < argc; i++) {
     bool more = i + 1 < argc;
     if (!strcmp(argv[i], "--json")) o->json = true;
     else if (!strcmp(argv[i], "--alloc")) o->alloc = true;
     else if (!strcmp(argv[i], "--only") && more) o->only = argv[++i];
     else if (!strcmp(argv[i], "--reps") && more) o->reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--rounds") && more) o->rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--threads") && more) o->threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--sizes") && more) {
       if (!parse_sizes(argv[++i], o)) return false;
     } else return false;
   }
-  return o->reps >= 1 && o->reps <= MAX_REPS && o->threads >= 1 && o->threads <= MAX_THREADS;
+  return o->reps >= 1 && o->reps <= MAX_REPS && o->rounds >= 1 && o->rounds <= MEASURE_MAX_SAMPLES / o->reps &&
+         o->threads >= 1 && o->threads <= MAX_THREADS;
 }
 
 int main(int argc, char **argv) {
   options o;
   if (!parse_args(argc, argv, &o))
     return fprintf(stderr,
-                   "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--threads 1..%d] [--only TEXT]\n",
-                   argv[0], MAX_REPS, MAX_THREADS),
+                   "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--rounds N] [--threads 1..%d]"
+                   " [--only TEXT]\n(rounds x reps at most %d)\n",
+                   argv[0], MAX_REPS, MAX_THREADS, MEASURE_MAX_SAMPLES),
            2;
   /* libtensor gets as many threads as the memcpy it is compared with. */
   if (lt_set_num_threads(o.threads) != LT_OK) return fprintf(stderr, "%s\n", lt_last_error()), 1;
   if (!o.json)
-    printf("access costs, f32, %s, %d thread%s, median of %d after a warm-up\n"
+    printf("access costs, f32, %s, %d thread%s, median of %d samples (%d round%s through the cases) after a warm-up\n"
            "GB/s = (bytes read + bytes written) / s, each element counted once, whatever its stride;\n"
            "strided s=k moves size/k bytes out of (or into) a buffer of size bytes;\n"
            "ratio = median over samples of GB/s / GB/s of memcpy of size bytes, the two timed in turn;\n"
@@ -277,7 +301,7 @@ int main(int argc, char **argv) {
            "memcpy = GB/s of those memcpy samples (the first row: memcpy alone, before the cases)\n\n"
            "%-24s %9s %9s %9s  %11s %9s\n",
            o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination",
-           o.threads, o.threads > 1 ? "s" : "", o.reps, "case", "size", "GB/s", "ratio", "middle half", "memcpy");
+           o.threads, o.threads > 1 ? "s" : "", o.reps * o.rounds, o.rounds, o.rounds > 1 ? "s" : "", "case", "size", "GB/s", "ratio", "middle half", "memcpy");
   for (int i = 0; i < o.nsizes; i++)
     if (run_size(&o, o.sizes_mib[i])) return 1;
   int64_t held = lt_stats_get(LT_HOST).bytes_in_use;

@@ -56,19 +56,33 @@ double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps) {
   return measure_median(t, reps);
 }
 
+int measure_paired_into(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
+                        measure_samples *s) {
+  int kb = batch_length(base, base_ctx), k = kb ? batch_length(run, ctx) : 0;
+  if (!k || s->n + reps > MEASURE_MAX_SAMPLES) return -1;
+  for (int i = s->n; i < s->n + reps; i++) {
+    if ((s->base[i] = sample(base, base_ctx, kb)) < 0 || (s->op[i] = sample(run, ctx, k)) < 0) return -1;
+    s->speed[i] = s->base[i] / s->op[i];
+  }
+  s->n += reps;
+  return 0;
+}
+
+measure_pair measure_pair_of(const measure_samples *s) {
+  double v[3][MEASURE_MAX_SAMPLES]; /* sorted copies */
+  int n = s->n, quarter = (n - 1) / 4;
+  memcpy(v[0], s->op, (size_t)n * sizeof(double));
+  memcpy(v[1], s->base, (size_t)n * sizeof(double));
+  memcpy(v[2], s->speed, (size_t)n * sizeof(double));
+  double op = measure_median(v[0], n), base = measure_median(v[1], n), mid = measure_median(v[2], n);
+  return (measure_pair){op, base, mid, v[2][quarter], v[2][n - 1 - quarter]};
+}
+
 int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
                    measure_pair *out) {
-  int kb = batch_length(base, base_ctx), k = kb ? batch_length(run, ctx) : 0;
-  if (!k) return -1;
-  double t[MEASURE_MAX_REPS], tb[MEASURE_MAX_REPS], speed[MEASURE_MAX_REPS];
-  for (int i = 0; i < reps; i++) {
-    if ((tb[i] = sample(base, base_ctx, kb)) < 0 || (t[i] = sample(run, ctx, k)) < 0) return -1;
-    speed[i] = tb[i] / t[i];
-  }
-  double mid = measure_median(speed, reps); /* sorts speed */
-  int quarter = (reps - 1) / 4;
-  *out = (measure_pair){measure_median(t, reps), measure_median(tb, reps), mid, speed[quarter],
-                        speed[reps - 1 - quarter]};
+  measure_samples s = {.n = 0};
+  if (measure_paired_into(run, ctx, base, base_ctx, reps, &s)) return -1;
+  *out = measure_pair_of(&s);
   return 0;
 }
 

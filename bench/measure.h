@@ -42,6 +42,23 @@ typedef struct measure_pair {
 int measure_paired(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
                    measure_pair *out);
 
+/* The samples behind a measure_pair, for a caller that takes them in
+ * several rounds (minutes apart, say, when the machine's load comes and
+ * goes): seconds per call of the operation and of the baseline, and
+ * their ratio, sample by sample. Start with n = 0. */
+#define MEASURE_MAX_SAMPLES (16 * MEASURE_MAX_REPS)
+typedef struct measure_samples {
+  int n;
+  double op[MEASURE_MAX_SAMPLES], base[MEASURE_MAX_SAMPLES], speed[MEASURE_MAX_SAMPLES];
+} measure_samples;
+
+/* As measure_paired, appending reps samples to s (warm-up included);
+ * -1 when either fails or s has no room. */
+int measure_paired_into(measure_batch_fn run, void *ctx, measure_batch_fn base, void *base_ctx, int reps,
+                        measure_samples *s);
+/* The medians and quartiles of s's samples (n >= 1). */
+measure_pair measure_pair_of(const measure_samples *s);
+
 /* memcpy of bytes from src to dst, split over threads pthreads (one:
  * on the caller), as a measure_batch_fn. */
 typedef struct measure_memcpy {
