@@ -875,12 +875,13 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
 }
 END_TEST
 
-/* n elements from a pattern scattered every step-th element of a
- * destination that holds another pattern: each must land where it
- * belongs, and every element between them keep its own value. */
-static void check_scatter(lt_dtype dt, int64_t step, int64_t n) {
+/* n >= 1 elements from a pattern scattered every step-th element of a
+ * destination that holds another pattern and ends at the last of them,
+ * from element start on (start > 0 with step > 0 only): each must land
+ * where it belongs, and every element between them keep its own value. */
+static void check_scatter_from(lt_dtype dt, int64_t step, int64_t n, int64_t start) {
   size_t es = lt_dtype_size(dt);
-  int64_t mag = step < 0 ? -step : step, len = n * mag;
+  int64_t mag = step < 0 ? -step : step, len = start + (n - 1) * mag + 1;
   lt_tensor *wide = lt_empty(dt, 1, &len, LT_HOST), *dense = lt_empty(dt, 1, &n, LT_HOST);
   LT_ASSERT_OK_PTR(wide);
   LT_ASSERT_OK_PTR(dense);
@@ -890,18 +891,42 @@ static void check_scatter(lt_dtype dt, int64_t step, int64_t n) {
     uint64_t v = pattern(len + i);
     memcpy(dp + i * (int64_t)es, &v, es);
   }
-  lt_tensor *view = lt_slice(wide, 0, LT_NONE, LT_NONE, step);
+  lt_tensor *view = lt_slice(wide, 0, step < 0 ? LT_NONE : start, LT_NONE, step);
+  LT_ASSERT_OK_PTR(view);
+  ck_assert_int_eq(lt_numel(view), n);
   LT_ASSERT_OK(lt_copy(view, dense));
   uint64_t mask = element_mask(es);
   for (int64_t j = 0; j < len; j++) {
-    int64_t pos = step < 0 ? len - 1 - j : j; /* j's place along the view's steps */
-    uint64_t want = pos % mag == 0 ? pattern(len + pos / mag) : pattern(j);
+    int64_t pos = step < 0 ? len - 1 - j : j - start; /* j's place along the view's steps */
+    uint64_t want = pos >= 0 && pos % mag == 0 ? pattern(len + pos / mag) : pattern(j);
     if (element_at(lt_data(wide), es, j) != (want & mask))
-      ck_abort_msg("%s step %lld: element %lld of the destination", lt_dtype_name(dt), (long long)step,
-                   (long long)j);
+      ck_abort_msg("%s step %lld, %lld from %lld: element %lld of the destination", lt_dtype_name(dt),
+                   (long long)step, (long long)n, (long long)start, (long long)j);
   }
   lt_release(wide), lt_release(dense), lt_release(view);
 }
+
+static void check_scatter(lt_dtype dt, int64_t step, int64_t n) { check_scatter_from(dt, step, n, 0); }
+
+/* In cache, steps that put four or more elements of 2 or 4 bytes in a
+ * line go out as masked stores of whole 64-byte chunks (on AVX-512): each
+ * such step and the next longer one, for those sizes and for 8 bytes,
+ * lengths around a vector of source and its tail, below and past the
+ * shortest run taken that way, destinations starting on and off a line;
+ * every element must land and every one between keep its value. */
+START_TEST(short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else) {
+  static const lt_dtype dts[] = {LT_F16, LT_F32, LT_I64};
+  static const int64_t lengths[] = {1, 7, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 1025};
+  static const int64_t starts[] = {0, 1, 3, 16};
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    int64_t es = (int64_t)lt_dtype_size(dts[d]);
+    for (int64_t step = 2; step * es <= 16 + es; step++)
+      for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
+        for (size_t a = 0; a < sizeof starts / sizeof starts[0]; a++)
+          check_scatter_from(dts[d], step, lengths[k], starts[a]);
+  }
+}
+END_TEST
 
 /* Over 8 MiB of destination, scatters whose steps are 16 to 64 bytes
  * store from one instruction; those beside that range keep the unrolled
@@ -1592,6 +1617,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, large_permutations_that_keep_the_inner_dim_copy_every_element);
   tcase_add_test(cp, large_permutations_that_read_a_few_streams_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
+  tcase_add_test(cp, short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(cp, permutations_of_short_runs_in_blocks_copy_every_element);
   tcase_add_test(cp, copies_of_dense_runs_of_every_length_write_each_run_and_nothing_beside_it);
