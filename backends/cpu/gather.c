@@ -171,22 +171,25 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
   }
 }
 
-/* In cache, steps that put four or more elements of 2 or 4 bytes in a
- * line go out as masked stores of whole chunks where the CPU has AVX-512
- * (scatter_avx512.h). Zen 4, lt_copy into a 1 MiB destination, same-run
- * ratio to memcpy, these loops -> masked: F32 s=2 0.36 -> 0.52-0.59, s=3
- * 0.29-0.35 -> 0.36-0.41, s=4 0.30 -> 0.36-0.37; F16 s=2 0.20 -> 0.64,
- * s=4 0.15-0.17 -> 0.33-0.37, s=8 0.12 -> 0.16; F32 s=2 in rows of 64
- * elements 0.25 -> 0.29, rows of 32 (MASKED_MIN_BYTES) level. I64 s=2
- * measured slower (0.53 -> 0.45). Out of cache the loops stay: a C
- * harness had F32 s=4 into 64 MiB at 0.42 either way, and the library's
- * one-store loop was not tried against it. */
+/* In cache, steps that put four or more elements of 1, 2 or 4 bytes in
+ * a line go out as masked stores of whole chunks where the CPU has
+ * AVX-512 (and for bytes AVX512-VBMI; scatter_avx512.h). Zen 4, lt_copy
+ * into a 1 MiB destination, same-run ratio to memcpy, these loops ->
+ * masked: F32 s=2 0.36 -> 0.52-0.59, s=3 0.29-0.35 -> 0.36-0.41, s=4
+ * 0.30 -> 0.36-0.37; F16 s=2 0.20 -> 0.64, s=4 0.15-0.17 -> 0.33-0.37,
+ * s=8 0.12 -> 0.16; U8 s=2 0.065 -> 0.55-0.65, s=4 0.088 -> 0.37, s=8
+ * 0.085 -> 0.20, s=16 0.08 -> 0.09. In rows: F32 s=2, rows of 64
+ * elements 0.25 -> 0.29, of 32 (MASKED_MIN_BYTES) level; U8 s=2, rows
+ * of 128 0.058 -> 0.20. I64 s=2 measured slower (0.53 -> 0.45). Out of
+ * cache the loops stay: a C harness had F32 s=4 into 64 MiB at 0.42
+ * either way, and the library's one-store loop was not tried against
+ * it. */
 enum { MASKED_MIN_BYTES = 128 };
 
 static bool scatter_masked_fits(int64_t stride, int64_t n, size_t es, bool cached) {
-  return cached && (es == 2 || es == 4) && stride >= 2 && stride * (int64_t)es <= 16 &&
-         n * (int64_t)es >= MASKED_MIN_BYTES && __builtin_cpu_supports("avx512f") &&
-         __builtin_cpu_supports("avx512bw");
+  return cached && es <= 4 && stride >= 2 && stride * (int64_t)es <= 16 && n * (int64_t)es >= MASKED_MIN_BYTES &&
+         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         (es > 1 || __builtin_cpu_supports("avx512vbmi"));
 }
 
 void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached) {

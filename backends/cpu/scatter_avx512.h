@@ -9,11 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The longest step taken, in elements: 16 bytes of 2-byte elements. */
-#define LT__SCATTER_MASKED_MAX_STRIDE 8
+/* The longest step taken, in elements: 16 bytes of 1-byte elements. */
+#define LT__SCATTER_MASKED_MAX_STRIDE 16
 
-/* es is 2 or 4 and 2 <= stride <= 16 / es; n >= 0. dst and src need
- * only their element alignment and must not overlap. */
+/* es is 1 (where the CPU has AVX512-VBMI), 2 or 4, and 2 <= stride <=
+ * 16 / es; n >= 0. dst and src need only their element alignment and
+ * must not overlap. */
 void lt__scatter_masked(void *dst, int64_t stride, const void *src, int64_t n, size_t es);
 
 #endif
