@@ -888,6 +888,44 @@ START_TEST(copy_from_a_large_stepped_f32_gives_the_reference) {
 }
 END_TEST
 
+/* Casts into a stepped destination in cache scatter each converted piece
+ * with masked stores where the step puts four or more elements in a
+ * line (on AVX-512), by the loops otherwise: steps 2 to 17 and lengths
+ * across several 512-element pieces, with a tail; every element must be
+ * the reference conversion and every one between keep its bytes. */
+START_TEST(copy_into_a_stepped_destination_in_cache_gives_the_reference) {
+  const fmt *f = &FORMATS[_i];
+  static const int64_t lengths[] = {40, 129, 1300};
+  size_t es = lt_dtype_size(f->dt);
+  char msg[256] = "";
+  bool ok = true;
+  for (int64_t step = 2; step <= 17 && ok; step++)
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0] && ok; k++) {
+      int64_t n = lengths[k], len = (n - 1) * step + 1;
+      lt_tensor *src = f32_tensor(f, 1, &n), *wide = lt_empty(f->dt, 1, &len, LT_HOST);
+      LT_ASSERT_OK_PTR(src);
+      LT_ASSERT_OK_PTR(wide);
+      unsigned char *w = lt_data(wide);
+      for (int64_t b = 0; b < len * (int64_t)es; b++) w[b] = (unsigned char)(b * 7 + 1);
+      lt_tensor *view = lt_slice(wide, 0, LT_NONE, LT_NONE, step);
+      LT_ASSERT_OK_PTR(view);
+      char what[64];
+      snprintf(what, sizeof what, "f32[%lld] -> narrow[::%lld]", (long long)n, (long long)step);
+      copy_and_compare(f, view, src, what, msg, sizeof msg, &ok);
+      for (int64_t j = 0; j < len && ok; j++)
+        for (size_t b = 0; b < es && j % step != 0; b++)
+          if (w[j * (int64_t)es + (int64_t)b] != (unsigned char)((j * (int64_t)es + (int64_t)b) * 7 + 1)) {
+            snprintf(msg, sizeof msg, "%s: element %lld between the steps changed", what, (long long)j);
+            ok = false;
+          }
+      lt_release(view);
+      lt_release(wide);
+      lt_release(src);
+    }
+  ck_assert_msg(ok, "%s", msg);
+}
+END_TEST
+
 START_TEST(saturating_cast_of_a_transposed_f32_and_back_gives_the_reference) {
   const fmt *f = &FORMATS[_i];
   enum { R = 37, C = 700 };
@@ -962,6 +1000,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(pub, copy_from_a_negative_stride_f32_and_back_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, copy_from_a_broadcast_f32_and_back_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, copy_from_a_large_stepped_f32_gives_the_reference, 0, 4);
+  tcase_add_loop_test(pub, copy_into_a_stepped_destination_in_cache_gives_the_reference, 0, 4);
   tcase_add_loop_test(pub, saturating_cast_of_a_transposed_f32_and_back_gives_the_reference, 0, 4);
   suite_add_tcase(s, pub);
   return s;
