@@ -19,16 +19,23 @@ typedef struct chunk_tables {
   uint64_t lanes[LT__SCATTER_MASKED_MAX_STRIDE];
 } chunk_tables;
 
-/* Every pattern, built once: by log2(es), then by stride. Built per call,
- * they cost a row of a few hundred bytes more than its stores do. */
-static chunk_tables tables[3][LT__SCATTER_MASKED_MAX_STRIDE + 1];
+/* Every pattern, built once (28 KiB, on the first such scatter): steps
+ * 2-16 of bytes, 2-8 of halves, 2-4 of words, in that order. Built per
+ * call, they cost a row of a few hundred bytes more than its stores do. */
+enum { NUM_PATTERNS = 15 + 7 + 3 };
+static chunk_tables tables[NUM_PATTERNS];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static chunk_tables *tables_for(size_t es, int64_t stride) {
+  static const int first[3] = {0, 15, 22}; /* by log2(es) */
+  return &tables[first[es == 1 ? 0 : es == 2 ? 1 : 2] + stride - 2];
+}
 
 static void build_tables(void) {
   for (int w = 0; w < 3; w++) {
     int es = 1 << w, lanes = 64 / es;
     for (int stride = 2; stride * es <= 16; stride++) {
-      chunk_tables *t = &tables[w][stride];
+      chunk_tables *t = tables_for((size_t)es, stride);
       memset(t, 0, sizeof *t);
       for (int j = 0; j < lanes; j++) {
         int e = j * stride, k = e / lanes, l = e % lanes; /* source lane j's place */
@@ -61,7 +68,7 @@ __attribute__((target("avx512vbmi"))) static inline void store_byte_chunk(char *
 #define SCATTER_CHUNKS(STORE, ES)                                                                                      \
   do {                                                                                                                 \
     const int64_t lanes = 64 / (ES), e = (ES);                                                                         \
-    const chunk_tables *t = &tables[(ES) == 1 ? 0 : (ES) == 2 ? 1 : 2][stride];                                        \
+    const chunk_tables *t = tables_for((ES), stride);                                                                  \
     __m512i idx[LT__SCATTER_MASKED_MAX_STRIDE];                                                                        \
     for (int64_t k = 0; k < stride; k++) idx[k] = _mm512_load_si512(t->perm[k]);                                       \
     int64_t i = 0;                                                                                                     \
