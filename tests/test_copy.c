@@ -908,12 +908,13 @@ static void check_scatter_from(lt_dtype dt, int64_t step, int64_t n, int64_t sta
 
 static void check_scatter(lt_dtype dt, int64_t step, int64_t n) { check_scatter_from(dt, step, n, 0); }
 
-/* In cache, steps that put four or more elements of 1, 2 or 4 bytes in
- * a line go out as masked stores of whole 64-byte chunks (on AVX-512):
- * each such step and the next longer one, for those sizes and for 8
- * bytes, lengths around a vector of source and its tail, below and past
- * the shortest run taken that way, destinations starting on and off a
- * line; every element must land and every one between keep its value. */
+/* Steps that put four or more elements of 1, 2 or 4 bytes in a line go
+ * out as masked stores of whole 64-byte chunks (on AVX-512): each such
+ * step and the next longer one, for those sizes and for 8 bytes, lengths
+ * around a vector of source and its tail, below and past the shortest
+ * run taken that way, destinations starting on and off a line; every
+ * element must land and every one between keep its value. (The large
+ * scatters below take them too, into 9 MiB.) */
 START_TEST(short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else) {
   static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
   static const int64_t lengths[] = {1, 7, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1025};

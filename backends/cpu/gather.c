@@ -5,9 +5,9 @@
  * unrolled loop (GATHER_ANY, SCATTER_ANY), except where the copy's side
  * that steps outgrows the caches: there gathers of a line or more per
  * step also read ahead (gather_far), and scatters of 16 to 64 bytes per
- * step store from one instruction (scatter_one). Scatters into a
- * destination in cache with four or more elements to a line take masked
- * stores on AVX-512 (scatter_avx512.c) before any of these. Built at -O3
+ * step store from one instruction (scatter_one). Scatters with four or
+ * more elements to a line take masked stores on AVX-512
+ * (scatter_avx512.c) before any of these. Built at -O3
  * and once per instruction set (see meson.build), so the permutes are
  * AVX-512 ones where the CPU has them. */
 #include "gather.h"
@@ -171,29 +171,31 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
   }
 }
 
-/* In cache, steps that put four or more elements of 1, 2 or 4 bytes in
- * a line go out as masked stores of whole chunks where the CPU has
- * AVX-512 (and for bytes AVX512-VBMI; scatter_avx512.h). Zen 4, lt_copy
- * into a 1 MiB destination, same-run ratio to memcpy, these loops ->
- * masked: F32 s=2 0.36 -> 0.52-0.59, s=3 0.29-0.35 -> 0.36-0.41, s=4
- * 0.30 -> 0.36-0.37; F16 s=2 0.20 -> 0.64, s=4 0.15-0.17 -> 0.33-0.37,
- * s=8 0.12 -> 0.16; U8 s=2 0.065 -> 0.55-0.65, s=4 0.088 -> 0.37, s=8
- * 0.085 -> 0.20, s=16 0.08 -> 0.09. In rows: F32 s=2, rows of 64
- * elements 0.25 -> 0.29, of 32 (MASKED_MIN_BYTES) level; U8 s=2, rows
- * of 128 0.058 -> 0.20. I64 s=2 measured slower (0.53 -> 0.45). Out of
- * cache the loops stay: a C harness had F32 s=4 into 64 MiB at 0.42
- * either way, and the library's one-store loop was not tried against
- * it. */
+/* Steps that put four or more elements of 1, 2 or 4 bytes in a line go
+ * out as masked stores of whole chunks where the CPU has AVX-512 (and
+ * for bytes AVX512-VBMI; scatter_avx512.h), before any of the loops.
+ * Zen 4, lt_copy, same-run ratio to memcpy, loops -> masked: into 1 MiB,
+ * F32 s=2 0.36 -> 0.52-0.59, s=3 0.29-0.35 -> 0.36-0.41, s=4 0.30 ->
+ * 0.36-0.37; F16 s=2 0.20 -> 0.64, s=4 0.15-0.17 -> 0.33-0.37, s=8 0.12
+ * -> 0.16; U8 s=2 0.065 -> 0.55-0.65, s=4 0.088 -> 0.37, s=8 0.085 ->
+ * 0.20, s=16 0.08 -> 0.09; into 512 MiB, where s=4 of F32, s=8 of F16
+ * and s=16 of U8 had the one-store loop: U8 s=2 0.25 -> 0.82-0.86, s=4
+ * 0.27 -> 0.46-0.47, s=8 0.18-0.19 -> 0.21-0.23; F16 s=4 0.34 -> 0.46-0.47,
+ * s=8 0.21-0.23 -> 0.23-0.24; F32 s=2 0.74-0.76 -> 0.78-0.79, s=4
+ * 0.43-0.45 -> 0.41-0.46 (level); into 64 MiB likewise (U8 s=16 and F16
+ * s=8 level). In rows: F32 s=2, rows of 64 elements 0.25 -> 0.29, of 32
+ * (MASKED_MIN_BYTES) level; U8 s=2, rows of 128 0.058 -> 0.20. I64 s=2
+ * measured slower (0.53 -> 0.45 into 1 MiB) and keeps its loop. */
 enum { MASKED_MIN_BYTES = 128 };
 
-static bool scatter_masked_fits(int64_t stride, int64_t n, size_t es, bool cached) {
-  return cached && es <= 4 && stride >= 2 && stride * (int64_t)es <= 16 && n * (int64_t)es >= MASKED_MIN_BYTES &&
+static bool scatter_masked_fits(int64_t stride, int64_t n, size_t es) {
+  return es <= 4 && stride >= 2 && stride * (int64_t)es <= 16 && n * (int64_t)es >= MASKED_MIN_BYTES &&
          __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          (es > 1 || __builtin_cpu_supports("avx512vbmi"));
 }
 
 void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached) {
-  if (scatter_masked_fits(stride, n, es, cached)) {
+  if (scatter_masked_fits(stride, n, es)) {
     lt__scatter_masked(dst, stride, src, n, es);
     return;
   }

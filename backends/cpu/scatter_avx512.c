@@ -1,7 +1,7 @@
-/* Scatters with short steps into a destination in cache, on AVX-512 (see
- * scatter_avx512.h). Compiled with -mavx512f -mavx512bw; the 1-byte path
- * also takes AVX512-VBMI, for its byte permutes, in its own function.
- * Called only after the CPU says it has what the path needs. */
+/* Scatters with short steps, on AVX-512 (see scatter_avx512.h).
+ * Compiled with -mavx512f -mavx512bw; the 1-byte path also takes
+ * AVX512-VBMI, for its byte permutes, in its own function. Called only
+ * after the CPU says it has what the path needs. */
 #include "scatter_avx512.h"
 
 #include <immintrin.h>
