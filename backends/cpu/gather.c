@@ -207,11 +207,3 @@ void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t e
   }
 }
 
-void lt__scatter_loops(void *dst, int64_t stride, const void *src, int64_t n, size_t es) {
-  switch (es) {
-  case 1: scatter_u8(dst, stride, src, n, true); break;
-  case 2: scatter_u16(dst, stride, src, n, true); break;
-  case 4: scatter_u32(dst, stride, src, n, true); break;
-  default: scatter_u64(dst, stride, src, n, true); break;
-  }
-}

@@ -17,10 +17,5 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
 /* dst[i * stride] = src[i], the same way round; cached: the copy's
  * destination stays in cache. */
 void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached);
-/* The same by the scalar loops alone, whatever the destination's size:
- * for the cast path's pieces into a destination past the caches, where
- * the loops measured faster than both the one-store loop and the masked
- * stores (see strided_copy.c). */
-void lt__scatter_loops(void *dst, int64_t stride, const void *src, int64_t n, size_t es);
 
 #endif
