@@ -95,7 +95,9 @@ enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
  * 16 to 64 bytes (four elements to a line down to one), store from a
- * single instruction, an element at a time, instead of SCATTER_ANY's eight:
+ * single instruction, an element at a time, instead of SCATTER_ANY's eight
+ * (16-byte steps of 1-, 2- and 4-byte elements take the masked chunk
+ * stores before this where the CPU has them; see scatter_masked_fits):
  * the same addresses in the same order, but the store stream is one that
  * the hardware follows better. Zen 4, F32, same-run ratio to memcpy, eight
  * stores -> one, into 420 MiB: s=4 0.368 -> 0.387, s=5 0.309 -> 0.326,

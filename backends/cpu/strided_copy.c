@@ -113,16 +113,16 @@ static void move_run(const run *r, size_t es, bool stream) {
  * kernel still sees contiguous data. The gather reads as the copy's
  * source calls for (F32 -> BF16 from 256 MiB, same-run ratio to memcpy,
  * cached loops -> as sized: s=32 0.033-0.034 -> 0.037-0.038, s=64 0.033
- * -> 0.037, s=16 0.101-0.120 -> 0.101-0.128). The scatter is marked
- * cached whatever the destination's size: steps of up to 16 bytes take
- * the masked chunk stores (F32 -> BF16 into 1 MiB, loops -> masked: s=2
- * 0.18-0.20 -> 0.29-0.31, s=4 0.16 -> 0.24, s=8 0.15-0.16 -> 0.18; into
- * 256 MiB, medians of five runs in turn, BF16 s=4 0.33 -> 0.39, s=8 0.24
- * -> 0.26, FP8 s=2 0.28 -> 0.41, s=4 0.31 -> 0.38, each run spreading a
- * third either way), longer ones the cached loops, as a BF16
- * destination's single store stream measured slower in 512-element
- * pieces (F32 -> BF16 into 256 MiB, s=8, five rounds: 0.27-0.37 ->
- * 0.21-0.33). */
+ * -> 0.037, s=16 0.101-0.120 -> 0.101-0.128). The scatter's run carries
+ * no sizes, so it counts as cached whatever the destination's size:
+ * steps of up to 16 bytes take the masked chunk stores (F32 -> BF16 into
+ * 1 MiB, loops -> masked: s=2 0.18-0.20 -> 0.29-0.31, s=4 0.16 -> 0.24,
+ * s=8 0.15-0.16 -> 0.18; into 256 MiB, medians of five runs in turn,
+ * BF16 s=4 0.33 -> 0.39, s=8 0.24 -> 0.26, FP8 s=2 0.28 -> 0.41, s=4
+ * 0.31 -> 0.38, each run spreading a third either way), longer ones the
+ * cached loops, as a BF16 destination's single store stream measured
+ * slower in 512-element pieces (F32 -> BF16 into 256 MiB, s=8, five
+ * rounds: 0.27-0.37 -> 0.21-0.33). */
 static void convert_run_fast(const run *r, lt__cast_fn fn, size_t des, size_t ses) {
   if ((size_t)r->dst_step == des && (size_t)r->src_step == ses) {
     fn(r->dst, r->src, r->n);
@@ -136,9 +136,9 @@ static void convert_run_fast(const run *r, lt__cast_fn fn, size_t des, size_t se
                   .src_step = r->src_step, .big = r->big};
     move_run(&gather, ses, false);
     fn(out, in, k);
-    char *d = r->dst + i * r->dst_step;
-    if ((size_t)r->dst_step == des) memcpy(d, out, (size_t)k * des);
-    else lt__scatter(d, r->dst_step / (int64_t)des, out, k, des, true);
+    run scatter = {.dst = r->dst + i * r->dst_step, .src = out, .n = k, .dst_step = r->dst_step,
+                   .src_step = (int64_t)des};
+    move_run(&scatter, des, false);
   }
 }
 
