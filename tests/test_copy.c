@@ -3,10 +3,13 @@
  * strided destinations, converting, aliasing), lt_to_device, and the one
  * strided copy on every element size and layout, checked against a naive
  * index-by-index gather over caller memory. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "support/check_helpers.h"
 
@@ -908,24 +911,82 @@ static void check_scatter_from(lt_dtype dt, int64_t step, int64_t n, int64_t sta
 
 static void check_scatter(lt_dtype dt, int64_t step, int64_t n) { check_scatter_from(dt, step, n, 0); }
 
-/* Steps that put four or more elements of 1, 2 or 4 bytes in a line go
- * out as masked stores of whole 64-byte chunks (on AVX-512): each such
- * step and the next longer one, for those sizes and for 8 bytes, lengths
- * around a vector of source and its tail, below and past the shortest
- * run taken that way, destinations starting on and off a line; every
- * element must land and every one between keep its value. (The large
- * scatters below take them too, into 9 MiB.) */
-START_TEST(short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else) {
+/* Calls check(dt, step, n, start) for every element size, each step that
+ * puts four or more elements in a line and the next longer one, lengths
+ * around a vector and its tail and around 128 bytes (the shortest run
+ * that takes the chunks), and the nstarts starts. */
+static void for_short_steps(void (*check)(lt_dtype, int64_t, int64_t, int64_t), const int64_t *starts,
+                            size_t nstarts) {
   static const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_I64};
   static const int64_t lengths[] = {1, 7, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1025};
-  static const int64_t starts[] = {0, 1, 3, 16};
   for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
     int64_t es = (int64_t)lt_dtype_size(dts[d]);
     for (int64_t step = 2; step * es <= 16 + es; step++)
       for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
-        for (size_t a = 0; a < sizeof starts / sizeof starts[0]; a++)
-          check_scatter_from(dts[d], step, lengths[k], starts[a]);
+        for (size_t a = 0; a < nstarts; a++) check(dts[d], step, lengths[k], starts[a]);
   }
+}
+
+/* Steps that put four or more elements of 1, 2 or 4 bytes in a line go
+ * out as masked stores of whole 64-byte chunks (on AVX-512): the short
+ * steps, into destinations starting on and off a line; every element
+ * must land and every one between keep its value. (The large scatters
+ * below take them too, into 9 MiB.) */
+START_TEST(short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else) {
+  for_short_steps(check_scatter_from, (const int64_t[]){0, 1, 3, 16}, 4);
+}
+END_TEST
+
+/* bytes of fresh memory that end where an inaccessible page begins, so
+ * that reading a byte past them faults; *map and *map_len for munmap. */
+static char *before_a_guard_page(size_t bytes, void **map, size_t *map_len) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), body = (bytes + page - 1) / page * page;
+  *map_len = body + page;
+  char *m = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(m, MAP_FAILED);
+  ck_assert_int_eq(mprotect(m + body, page, PROT_NONE), 0);
+  *map = m;
+  return m + body - bytes;
+}
+
+/* n >= 1 elements, every step-th of a source that ends at the last of
+ * them, just before a guard page, gathered into a dense destination from
+ * element start on: each must arrive, and the destination's elements
+ * before and after keep their values. */
+static void check_gather_to(lt_dtype dt, int64_t step, int64_t n, int64_t start) {
+  size_t es = lt_dtype_size(dt);
+  int64_t len = (n - 1) * step + 1, out_len = start + n + 1;
+  void *map;
+  size_t map_len;
+  char *src = before_a_guard_page((size_t)len * es, &map, &map_len);
+  fill_pattern(src, es, len);
+  lt_tensor *view = lt_wrap(src, dt, 1, &n, &step, LT_HOST, NULL, NULL), *out = lt_empty(dt, 1, &out_len, LT_HOST);
+  LT_ASSERT_OK_PTR(view);
+  LT_ASSERT_OK_PTR(out);
+  for (int64_t j = 0; j < out_len; j++) {
+    uint64_t v = pattern(len + j);
+    memcpy((char *)lt_data(out) + j * (int64_t)es, &v, es);
+  }
+  lt_tensor *to = lt_slice(out, 0, start, start + n, 1);
+  LT_ASSERT_OK_PTR(to);
+  LT_ASSERT_OK(lt_copy(to, view));
+  uint64_t mask = element_mask(es);
+  for (int64_t j = 0; j < out_len; j++) {
+    uint64_t want = j >= start && j < start + n ? pattern((j - start) * step) : pattern(len + j);
+    if (element_at(lt_data(out), es, j) != (want & mask))
+      ck_abort_msg("%s step %lld, %lld to %lld: element %lld of the destination", lt_dtype_name(dt),
+                   (long long)step, (long long)n, (long long)start, (long long)j);
+  }
+  lt_release(view), lt_release(out), lt_release(to);
+  munmap(map, map_len);
+}
+
+/* Gathers with such steps, of five elements or more, load whole 64-byte
+ * chunks (on AVX-512), the last vector's only up to the last element:
+ * the short steps, into destinations starting on and off a line. A chunk
+ * read past the source's last element faults on the guard page. */
+START_TEST(short_step_gathers_copy_every_element_and_read_nothing_past_the_last) {
+  for_short_steps(check_gather_to, (const int64_t[]){0, 3}, 2);
 }
 END_TEST
 
@@ -1619,6 +1680,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, large_permutations_that_read_a_few_streams_copy_every_element);
   tcase_add_test(cp, gathers_and_scatters_of_every_small_step_copy_every_element);
   tcase_add_test(cp, short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else);
+  tcase_add_test(cp, short_step_gathers_copy_every_element_and_read_nothing_past_the_last);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(cp, permutations_of_short_runs_in_blocks_copy_every_element);
   tcase_add_test(cp, copies_of_dense_runs_of_every_length_write_each_run_and_nothing_beside_it);

@@ -7,12 +7,13 @@
  * step also read ahead (gather_far), and scatters of 16 to 64 bytes per
  * step store from one instruction (scatter_one). Scatters with four or
  * more elements to a line take masked stores on AVX-512
- * (scatter_avx512.c) before any of these. Built at -O3
+ * (short_steps_avx512.c) before any of these, and gathers with such
+ * steps of five elements or more take masked loads. Built at -O3
  * and once per instruction set (see meson.build), so the permutes are
  * AVX-512 ones where the CPU has them. */
 #include "gather.h"
 
-#include "scatter_avx512.h"
+#include "short_steps_avx512.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ISA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -97,7 +98,7 @@ enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
  * 16 to 64 bytes (four elements to a line down to one), store from a
  * single instruction, an element at a time, instead of SCATTER_ANY's eight
  * (16-byte steps of 1-, 2- and 4-byte elements take the masked chunk
- * stores before this where the CPU has them; see scatter_masked_fits):
+ * stores before this where the CPU has them; see masked_fits):
  * the same addresses in the same order, but the store stream is one that
  * the hardware follows better. Zen 4, F32, same-run ratio to memcpy, eight
  * stores -> one, into 420 MiB: s=4 0.368 -> 0.387, s=5 0.309 -> 0.326,
@@ -164,7 +165,38 @@ STRIDED_FNS(uint16_t, u16)
 STRIDED_FNS(uint32_t, u32)
 STRIDED_FNS(uint64_t, u64)
 
+/* Steps that put four or more elements of 1, 2 or 4 bytes in a line can
+ * move whole 64-byte chunks at a time where the CPU has AVX-512 (and for
+ * bytes AVX512-VBMI; short_steps_avx512.h), in runs of MASKED_MIN_BYTES
+ * or more: shorter rows of scatters measured level with the loops (F32
+ * s=2, rows of 32 elements; rows of 64 0.25 -> 0.29 of memcpy, rows of
+ * 128 U8 0.058 -> 0.20). */
+enum { MASKED_MIN_BYTES = 128 };
+
+static bool masked_fits(int64_t stride, int64_t n, size_t es) {
+  return es <= 4 && stride >= 2 && stride * (int64_t)es <= 16 && n * (int64_t)es >= MASKED_MIN_BYTES &&
+         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         (es > 1 || __builtin_cpu_supports("avx512vbmi"));
+}
+
+/* Gathers load the chunks from step 5 on (bytes 5-16, halves 5-8, where
+ * only step 8 has a loop of its own): Zen 4, lt_copy from a step-s slice, same-run
+ * ratio to memcpy counted as bench_access counts, runs in turn, loops ->
+ * masked: from 1 MiB (two runs), U8 s=5 0.097-0.098 -> 0.29-0.30, s=6
+ * 0.074-0.097 -> 0.25, s=12 0.067-0.088 -> 0.133, s=16 0.064-0.083 ->
+ * 0.100 (F32 s=16, reading the same lines, 0.11); F16 s=5 0.135-0.156 ->
+ * 0.30-0.31, s=6 0.13-0.18 -> 0.24-0.26; from 64 MiB (three runs) U8 s=12
+ * 0.147-0.152 -> 0.18-0.21, s=16 0.130-0.142 -> 0.15-0.21, the rest
+ * level; from 512 MiB level. Steps 2-4 keep their loops: taken masked
+ * they measured level or a little slower (F32 s=4 from 1 MiB 0.386-0.396
+ * -> 0.350-0.380); step 8 of bytes and halves measured level either way. */
+enum { MASKED_GATHER_MIN_STRIDE = 5 };
+
 void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es, bool cached) {
+  if (stride >= MASKED_GATHER_MIN_STRIDE && masked_fits(stride, n, es)) {
+    lt__gather_masked(dst, src, stride, n, es);
+    return;
+  }
   switch (es) {
   case 1: gather_u8(dst, src, stride, n, cached); break;
   case 2: gather_u16(dst, src, stride, n, cached); break;
@@ -173,31 +205,20 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
   }
 }
 
-/* Steps that put four or more elements of 1, 2 or 4 bytes in a line go
- * out as masked stores of whole chunks where the CPU has AVX-512 (and
- * for bytes AVX512-VBMI; scatter_avx512.h), before any of the loops.
- * Zen 4, lt_copy, same-run ratio to memcpy, loops -> masked: into 1 MiB,
- * F32 s=2 0.36 -> 0.52-0.59, s=3 0.29-0.35 -> 0.36-0.41, s=4 0.30 ->
- * 0.36-0.37; F16 s=2 0.20 -> 0.64, s=4 0.15-0.17 -> 0.33-0.37, s=8 0.12
- * -> 0.16; U8 s=2 0.065 -> 0.55-0.65, s=4 0.088 -> 0.37, s=8 0.085 ->
- * 0.20, s=16 0.08 -> 0.09; into 512 MiB, where s=4 of F32, s=8 of F16
+/* Scatters store the chunks at every step that fits, before any of the
+ * loops. Zen 4, lt_copy, same-run ratio to memcpy, loops -> masked: into
+ * 1 MiB, F32 s=2 0.36 -> 0.52-0.59, s=3 0.29-0.35 -> 0.36-0.41, s=4 0.30
+ * -> 0.36-0.37; F16 s=2 0.20 -> 0.64, s=4 0.15-0.17 -> 0.33-0.37, s=8
+ * 0.12 -> 0.16; U8 s=2 0.065 -> 0.55-0.65, s=4 0.088 -> 0.37, s=8 0.085
+ * -> 0.20, s=16 0.08 -> 0.09; into 512 MiB, where s=4 of F32, s=8 of F16
  * and s=16 of U8 had the one-store loop: U8 s=2 0.25 -> 0.82-0.86, s=4
  * 0.27 -> 0.46-0.47, s=8 0.18-0.19 -> 0.21-0.23; F16 s=4 0.34 -> 0.46-0.47,
  * s=8 0.21-0.23 -> 0.23-0.24; F32 s=2 0.74-0.76 -> 0.78-0.79, s=4
  * 0.43-0.45 -> 0.41-0.46 (level); into 64 MiB likewise (U8 s=16 and F16
- * s=8 level). In rows: F32 s=2, rows of 64 elements 0.25 -> 0.29, of 32
- * (MASKED_MIN_BYTES) level; U8 s=2, rows of 128 0.058 -> 0.20. I64 s=2
- * measured slower (0.53 -> 0.45 into 1 MiB) and keeps its loop. */
-enum { MASKED_MIN_BYTES = 128 };
-
-static bool scatter_masked_fits(int64_t stride, int64_t n, size_t es) {
-  return es <= 4 && stride >= 2 && stride * (int64_t)es <= 16 && n * (int64_t)es >= MASKED_MIN_BYTES &&
-         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         (es > 1 || __builtin_cpu_supports("avx512vbmi"));
-}
-
+ * s=8 level). I64 s=2 measured slower (0.53 -> 0.45 into 1 MiB) and
+ * keeps its loop. */
 void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached) {
-  if (scatter_masked_fits(stride, n, es)) {
+  if (masked_fits(stride, n, es)) {
     lt__scatter_masked(dst, stride, src, n, es);
     return;
   }
