@@ -1,12 +1,14 @@
 /* bench/access: what non-contiguous access costs on this machine. f32 data
- * is copied through strided, transposed, permuted, sliced, reversed and
- * expanded views, each beside memcpy measured in the same run at the same
- * size class, as GB/s and as a ratio to memcpy.
+ * (or another dtype's, --dtype NAME) is copied through strided,
+ * transposed, permuted, sliced, reversed and expanded views, each beside
+ * memcpy measured in the same run at the same size class, as GB/s and as
+ * a ratio to memcpy. The cases count elements: a stride-2 read of u8 steps
+ * by 2 bytes, and the shapes hold as many elements as fit in the size.
  *
  * Bytes counted: every element of the copy once read and once written,
- * 2 * numel * 4 bytes, whatever its stride (cache lines dragged in but not
- * used are the cost being shown, so they are not counted). memcpy counts
- * the same way: 2 * size bytes.
+ * 2 * numel * element size bytes, whatever its stride (cache lines dragged
+ * in but not used are the cost being shown, so they are not counted).
+ * memcpy counts the same way: 2 * size bytes.
  *
  * Size class S: the footprint of the largest tensor a case touches. The
  * contiguous, transpose, permute and expand cases copy S bytes into S
@@ -33,7 +35,7 @@
  * instead of leaving one case to one of them.
  *
  * Usage: bench_access [--json] [--alloc] [--sizes MIB,MIB,..] [--reps N]
- *                     [--rounds R] [--threads N] [--only TEXT]
+ *                     [--rounds R] [--threads N] [--only TEXT] [--dtype NAME]
  * Default: lt_copy into a preallocated, already touched destination. With
  * --alloc each call is lt_contiguous plus lt_release (allocation, page
  * faults and free included); strided writes have no --alloc form. */
@@ -93,6 +95,7 @@ static const bench_case cases[] = {
 
 typedef struct options {
   bool json, alloc;
+  lt_dtype dtype;
   const char *only; /* run only the cases whose name holds this */
   int reps, rounds, threads, nsizes;
   int64_t sizes_mib[MAX_SIZES];
@@ -175,10 +178,11 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 
 static void report(const options *o, const bench_case *c, int64_t mib, case_figures f) {
   if (o->json)
-    printf("{\"bench\":\"access\",\"mode\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,\"threads\":%d,"
-           "\"rounds\":%d,\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,\"ratio_q3\":%.4f}\n",
-           o->alloc ? "alloc" : "copy", c ? c->name : "memcpy", (long long)(mib << 20), o->threads, o->rounds,
-           f.gbs, f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
+    printf("{\"bench\":\"access\",\"mode\":\"%s\",\"dtype\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,"
+           "\"threads\":%d,\"rounds\":%d,\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,"
+           "\"ratio_q3\":%.4f}\n",
+           o->alloc ? "alloc" : "copy", lt_dtype_name(o->dtype), c ? c->name : "memcpy", (long long)(mib << 20),
+           o->threads, o->rounds, f.gbs, f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
   else
     printf("%-24s %5lld MiB %9.2f %9.3f  %5.3f-%5.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs,
            f.ratio, f.ratio_q1, f.ratio_q3, f.memcpy_gbs);
@@ -198,7 +202,7 @@ static bool sample_case(const options *o, const bench_case *c, lt_tensor *src, l
   int rc = o->alloc ? measure_paired_into(alloc_batch, from, measure_memcpy_batch, m, o->reps, &cs->s)
                     : measure_paired_into(measure_copy_batch, &copy, measure_memcpy_batch, m, o->reps, &cs->s);
   if (rc) fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());
-  cs->bytes = 2.0 * (double)lt_numel(from) * 4;
+  cs->bytes = 2.0 * (double)lt_numel(from) * (double)lt_dtype_size(o->dtype);
   lt_release(from);
   lt_release(to);
   return rc == 0;
@@ -212,13 +216,21 @@ static case_figures figures_of(const case_samples *cs, const measure_memcpy *m) 
                         p.speed_q1 * scale, p.speed_q3 * scale};
 }
 
+/* The bytes of the f32 tensor t as a 1-D tensor of dtype dt, without a
+ * copy: t must outlive it. */
+static lt_tensor *as_dtype(lt_tensor *t, lt_dtype dt) {
+  int64_t n = lt_numel(t) * 4 / (int64_t)lt_dtype_size(dt);
+  return lt_wrap(lt_data(t), dt, 1, &n, NULL, LT_HOST, NULL, NULL);
+}
+
 static int run_size(const options *o, int64_t mib) {
   int64_t n = (mib << 20) / 4;
   int rc = 1;
   fprintf(stderr, "bench_access: %lld MiB ", (long long)mib);
   case_samples *samples = calloc(NUM_CASES, sizeof *samples);
   lt_tensor *src = samples ? measure_touched_f32(n, true) : NULL, *dst = src ? measure_touched_f32(n, false) : NULL;
-  if (!dst) {
+  lt_tensor *src_as = dst ? as_dtype(src, o->dtype) : NULL, *dst_as = src_as ? as_dtype(dst, o->dtype) : NULL;
+  if (!dst_as) {
     fprintf(stderr, "%s", samples ? lt_last_error() : "out of memory");
     goto done;
   }
@@ -237,13 +249,15 @@ static int run_size(const options *o, int64_t mib) {
       if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
       if (o->only && !strstr(cases[i].name, o->only)) continue;
       fputc('.', stderr);
-      if (!sample_case(o, &cases[i], src, dst, &m, &samples[i])) goto done;
+      if (!sample_case(o, &cases[i], src_as, dst_as, &m, &samples[i])) goto done;
       if (round == o->rounds - 1) report(o, &cases[i], mib, figures_of(&samples[i], &m));
     }
   rc = 0;
 done:
   fputc('\n', stderr);
   free(samples);
+  lt_release(src_as);
+  lt_release(dst_as);
   lt_release(src);
   lt_release(dst);
   return rc;
@@ -264,13 +278,22 @@ static bool parse_sizes(const char *s, options *o) {
   }
 }
 
+static bool parse_dtype(const char *s, lt_dtype *dt) {
+  for (int d = 0; d < LT_NUM_DTYPES; d++)
+    if (!strcmp(s, lt_dtype_name((lt_dtype)d))) return *dt = (lt_dtype)d, true;
+  return false;
+}
+
 static bool parse_args(int argc, char **argv, options *o) {
-  *o = (options){.reps = 5, .rounds = 1, .threads = 1, .nsizes = 3, .sizes_mib = {1, 64, 512}};
+  *o = (options){.dtype = LT_F32, .reps = 5, .rounds = 1, .threads = 1, .nsizes = 3, .sizes_mib = {1, 64, 512}};
   for (int i = 1; i < argc; i++) {
     bool more = i + 1 < argc;
     if (!strcmp(argv[i], "--json")) o->json = true;
     else if (!strcmp(argv[i], "--alloc")) o->alloc = true;
     else if (!strcmp(argv[i], "--only") && more) o->only = argv[++i];
+    else if (!strcmp(argv[i], "--dtype") && more) {
+      if (!parse_dtype(argv[++i], &o->dtype)) return false;
+    }
     else if (!strcmp(argv[i], "--reps") && more) o->reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--rounds") && more) o->rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--threads") && more) o->threads = atoi(argv[++i]);
@@ -287,21 +310,24 @@ int main(int argc, char **argv) {
   if (!parse_args(argc, argv, &o))
     return fprintf(stderr,
                    "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--rounds N] [--threads 1..%d]"
-                   " [--only TEXT]\n(rounds x reps at most %d)\n",
+                   " [--only TEXT]\n       [--dtype f32|f16|bf16|f8_e4m3|f8_e5m2|f64|i32|i64|u8|bool]\n"
+                   "(rounds x reps at most %d)\n",
                    argv[0], MAX_REPS, MAX_THREADS, MEASURE_MAX_SAMPLES),
            2;
   /* libtensor gets as many threads as the memcpy it is compared with. */
   if (lt_set_num_threads(o.threads) != LT_OK) return fprintf(stderr, "%s\n", lt_last_error()), 1;
   if (!o.json)
-    printf("access costs, f32, %s, %d thread%s, median of %d samples (%d round%s through the cases) after a warm-up\n"
+    printf("access costs, %s, %s, %d thread%s, median of %d samples (%d round%s through the cases) after a warm-up\n"
            "GB/s = (bytes read + bytes written) / s, each element counted once, whatever its stride;\n"
-           "strided s=k moves size/k bytes out of (or into) a buffer of size bytes;\n"
+           "strided s=k moves size/k bytes out of (or into) a buffer of size bytes, stepping k elements;\n"
            "ratio = median over samples of GB/s / GB/s of memcpy of size bytes, the two timed in turn;\n"
            "middle half = the first to the third quartile of those samples' ratios;\n"
            "memcpy = GB/s of those memcpy samples (the first row: memcpy alone, before the cases)\n\n"
            "%-24s %9s %9s %9s  %11s %9s\n",
-           o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination",
-           o.threads, o.threads > 1 ? "s" : "", o.reps * o.rounds, o.rounds, o.rounds > 1 ? "s" : "", "case", "size", "GB/s", "ratio", "middle half", "memcpy");
+           lt_dtype_name(o.dtype),
+           o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination", o.threads,
+           o.threads > 1 ? "s" : "", o.reps * o.rounds, o.rounds, o.rounds > 1 ? "s" : "", "case", "size", "GB/s",
+           "ratio", "middle half", "memcpy");
   for (int i = 0; i < o.nsizes; i++)
     if (run_size(&o, o.sizes_mib[i])) return 1;
   int64_t held = lt_stats_get(LT_HOST).bytes_in_use;
