@@ -1018,12 +1018,14 @@ static void never_free(void *p, size_t size, size_t align, void *ctx) { (void)p,
 
 /* Copies permute(v, perm) of a source of dtype dt and the given shape,
  * filled with pattern(j) at storage element j and viewed with dim
- * `reversed` stepping by -1 (none: -1), into a new row-major tensor (with
- * refuse, while every allocation fails), and checks each element against
- * its definition: destination index i is source index s with
- * s[perm[d]] = i[d]. */
-static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
-                                   bool refuse) {
+ * `reversed` stepping by -1 (none: -1), into a row-major destination
+ * that starts dst_off elements into a new buffer (with refuse, while
+ * every allocation fails), and checks each element against its
+ * definition: destination index i is source index s with s[perm[d]] =
+ * i[d]. The buffer's elements before and after the destination must keep
+ * their values. */
+static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
+                                     bool refuse, int64_t dst_off) {
   size_t es = lt_dtype_size(dt);
   int64_t n = 1;
   for (int d = 0; d < ndim; d++) n *= shape[d];
@@ -1031,25 +1033,41 @@ static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, 
   LT_ASSERT_OK_PTR(src);
   fill_pattern(lt_data(src), es, n);
   lt_tensor *v = lt_slice(src, reversed >= 0 ? reversed : 0, LT_NONE, LT_NONE, reversed >= 0 ? -1 : 1);
-  lt_tensor *p = lt_permute(v, perm), *c = lt_empty(dt, ndim, lt_shape(p), LT_HOST);
+  lt_tensor *p = lt_permute(v, perm);
+  int64_t len = dst_off + n + 1, strides[LT_MAX_DIMS];
+  for (int d = ndim - 1, acc = 1; d >= 0; acc *= (int)lt_shape(p)[d], d--) strides[d] = acc;
+  lt_tensor *buf = lt_empty(dt, 1, &len, LT_HOST);
+  LT_ASSERT_OK_PTR(buf);
+  memset(lt_data(buf), 0x5A, (size_t)len * es);
+  lt_tensor *c = lt_as_strided(buf, ndim, lt_shape(p), strides, dst_off);
   LT_ASSERT_OK_PTR(c);
   if (refuse) lt_set_allocator(&(lt_allocator){refuse_alloc, never_free, NULL});
   lt_status st = lt_copy(c, p);
   if (refuse) lt_set_allocator(NULL);
   LT_ASSERT_OK(st);
-  uint64_t mask = element_mask(es);
+  uint64_t mask = element_mask(es), untouched = 0x5A5A5A5A5A5A5A5Aull & mask;
+  const char *out = (const char *)lt_data(buf) + dst_off * (int64_t)es;
   int64_t idx[LT_MAX_DIMS] = {0};
   for (int64_t i = 0; i < n; i++) {
     int64_t s[LT_MAX_DIMS], storage = 0;
     for (int d = 0; d < ndim; d++) s[perm[d]] = idx[d];
     if (reversed >= 0) s[reversed] = shape[reversed] - 1 - s[reversed];
     for (int d = 0; d < ndim; d++) storage = storage * shape[d] + s[d];
-    if (element_at(lt_data(c), es, i) != (pattern(storage) & mask))
+    if (element_at(out, es, i) != (pattern(storage) & mask))
       ck_abort_msg("%s %d-D: element %lld is not source element %lld", lt_dtype_name(dt), ndim, (long long)i,
                    (long long)storage);
     for (int d = ndim - 1; d >= 0 && ++idx[d] == shape[perm[d]]; d--) idx[d] = 0;
   }
-  lt_release(src), lt_release(v), lt_release(p), lt_release(c);
+  for (int64_t j = 0; j < len; j++)
+    if ((j < dst_off || j >= dst_off + n) && element_at(lt_data(buf), es, j) != untouched)
+      ck_abort_msg("%s %d-D: element %lld of the buffer, outside the destination, was written", lt_dtype_name(dt),
+                   ndim, (long long)j);
+  lt_release(src), lt_release(v), lt_release(p), lt_release(c), lt_release(buf);
+}
+
+static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
+                                   bool refuse) {
+  check_permuted_copy_into(dt, ndim, shape, perm, reversed, refuse, 0);
 }
 
 static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed) {
@@ -1173,6 +1191,26 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1500, 64}, (int[]){3, 2, 1, 0}, 2);
   check_permuted_copy_as(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, true);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, (int[]){3, 2, 1, 0}, -1);
+}
+END_TEST
+
+/* Over 8 MiB of output, permutations that keep the inner dim stream its
+ * runs; runs that do not fill whole lines, or a destination that starts
+ * inside one, go in the destination's order with each line put together
+ * whole: runs shorter than a line, a little over, and many lines long,
+ * for every element size, a reversed dim, destinations starting on a
+ * line and off it. */
+START_TEST(large_permutations_keeping_runs_that_split_lines_copy_every_element) {
+  static const struct {
+    lt_dtype dt;
+    int64_t shape[3];
+    int reversed;
+  } cases[] = {{LT_U8, {150, 151, 407}, -1},  {LT_U8, {1300, 1301, 5}, 0},  {LT_F16, {130, 131, 261}, 0},
+               {LT_F32, {100, 101, 217}, 1},  {LT_F32, {700, 701, 5}, -1},  {LT_F32, {200, 201, 64}, -1},
+               {LT_I64, {50, 51, 409}, 2},    {LT_I64, {300, 301, 3}, -1}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    for (int64_t off = 0; off <= 3; off += 3)
+      check_permuted_copy_into(cases[k].dt, 3, cases[k].shape, (int[]){1, 0, 2}, cases[k].reversed, false, off);
 }
 END_TEST
 
@@ -1690,6 +1728,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
   tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
 

@@ -4,7 +4,7 @@
  * every length up to several lines, every destination alignment within a
  * line and source alignments that split its vectors across lines; the
  * bytes around the destination must stay untouched. Forward
- * lt__stream_copy likewise. */
+ * lt__stream_copy and the run streams of stream_runs.c likewise. */
 #include <stdint.h>
 #include <string.h>
 
@@ -145,6 +145,42 @@ START_TEST(forward_copies_match_memcpy) {
 }
 END_TEST
 
+/* Spans put together from rows of runs (lt__run_stream): run lengths
+ * from 1 byte to several lines, one to five runs a row and one to three
+ * rows, source runs a little further apart than their length, forwards
+ * and backwards, and every third destination alignment in a line. The
+ * span must hold the runs back to back and the bytes around it keep
+ * their guard. */
+START_TEST(run_streams_put_runs_back_to_back_and_touch_nothing_around_them) {
+  fill_pattern(src_buf, BUF_BYTES);
+  for (int64_t bytes = 1; bytes <= 200; bytes += 7)
+    for (int64_t nruns = 1; nruns <= 5; nruns += 2)
+      for (int rows = 1; rows <= 3; rows++)
+        for (size_t dst_off = 0; dst_off < 64; dst_off += 3) {
+          memset(got_buf, GUARD, BUF_BYTES);
+          memset(want_buf, GUARD, BUF_BYTES);
+          lt__run_stream s;
+          lt__run_stream_begin(&s, (char *)got_buf + dst_off);
+          size_t at = dst_off;
+          for (int row = 0; row < rows; row++) {
+            int64_t step = (row % 2 ? -1 : 1) * (bytes + 5);
+            const unsigned char *src = src_buf + 4100 + row * 11;
+            lt__run_stream_put(&s, (const char *)src, step, nruns, bytes, row == 1);
+            for (int64_t r = 0; r < nruns; r++, at += (size_t)bytes) memcpy(want_buf + at, src + r * step, (size_t)bytes);
+          }
+          ck_assert_ptr_eq(lt__run_stream_next(&s), (char *)got_buf + at);
+          lt__run_stream_end(&s);
+          lt__stream_fence();
+          if (memcmp(got_buf, want_buf, BUF_BYTES) != 0) {
+            size_t first = 0;
+            while (got_buf[first] == want_buf[first]) first++;
+            ck_abort_msg("run stream: %lld runs of %lld bytes x %d rows from dst_off %zu: first difference at byte %zu",
+                         (long long)nruns, (long long)bytes, rows, dst_off, first);
+          }
+        }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
   int cases = LT__STREAM_NPATHS * 2 * 4;
@@ -157,6 +193,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);
+  tcase_add_test(forward, run_streams_put_runs_back_to_back_and_touch_nothing_around_them);
   suite_add_tcase(s, forward);
   return s;
 }

@@ -58,6 +58,30 @@ static inline void lt__prefetch_tail(const char *end, int64_t bytes) {
   if (bytes >= LT__TAIL_MIN_BYTES && (uintptr_t)end % 64 != 0) __builtin_prefetch(end - 1, 1, 3);
 }
 
+/* A span of the destination written from runs that lie back to back in
+ * it, streamed the way lt__stream_copy streams one run: begin at the
+ * span's first byte, put the runs in order, end after the last. A line
+ * that straddles two runs is put together first, so that every whole
+ * line of the span goes out as one streaming store, where runs streamed
+ * one by one end in plain stores to the lines they share with their
+ * neighbours (and a plain store that misses holds every streaming store
+ * behind it until memory answers). Only the span's first and last lines
+ * take plain stores. The caller fences. */
+typedef struct lt__run_stream {
+  char *at;           /* the destination line being put together (64-byte aligned) */
+  int64_t fill, skip; /* its bytes put together so far, of which the first skip are not the span's */
+  _Alignas(64) char line[64];
+} lt__run_stream;
+
+void lt__run_stream_begin(lt__run_stream *s, char *dst);
+/* Appends nruns runs of bytes each, run r from src + r * step; ahead asks
+ * for each run a few runs before it is copied (a source read from
+ * memory). */
+void lt__run_stream_put(lt__run_stream *s, const char *src, int64_t step, int64_t nruns, int64_t bytes, bool ahead);
+/* The span's end: where the next byte would go. */
+static inline char *lt__run_stream_next(const lt__run_stream *s) { return s->at + s->fill; }
+void lt__run_stream_end(lt__run_stream *s);
+
 /* Orders this thread's streaming stores before what follows. */
 void lt__stream_fence(void);
 

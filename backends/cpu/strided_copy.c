@@ -312,6 +312,59 @@ static void order_by_source(lt__copy_args *a) {
     }
 }
 
+/* One thread's share of runs_in_destination_order: indices [begin, end)
+ * of the outermost dim, each row of runs (the dim next to the inner one)
+ * put onto one span of the destination for as long as the rows continue
+ * each other there. */
+static void copy_rows_of_runs(void *ctx, int64_t begin, int64_t end) {
+  const parallel_copy *pc = ctx;
+  lt__copy_args part = *pc->a;
+  int64_t es = (int64_t)lt__dtype_size(part.dst_dtype), row = part.ndim - 2;
+  part.shape[0] = end - begin;
+  part.dst += begin * part.dst_strides[0] * es;
+  part.src += begin * part.src_strides[0] * es;
+  int64_t bytes = part.shape[row + 1] * es;
+  lt__run_stream s;
+  lt__run_stream_begin(&s, part.dst);
+  lt__odometer o = {.dst_off = 0};
+  do {
+    char *dst = part.dst + o.dst_off;
+    if (dst != lt__run_stream_next(&s)) {
+      lt__run_stream_end(&s);
+      lt__run_stream_begin(&s, dst);
+    }
+    lt__run_stream_put(&s, part.src + o.src_off, part.src_strides[row] * es, part.shape[row], bytes, pc->big.src);
+  } while (lt__odometer_step(&o, &part, (int)row, -1, es, es));
+  lt__run_stream_end(&s);
+  lt__stream_fence();
+}
+
+/* Whether large_dense_runs goes in the destination's order instead,
+ * through lt__run_stream: where the runs split lines (their length or the
+ * destination's start off a line) and lie back to back in the
+ * destination, and are shorter than a line or RUN_STREAM_MIN_BYTES and
+ * longer. Streamed in source order, each run's first and last lines take
+ * plain stores, which miss: runs of 280 bytes to 1 KiB then went at a
+ * fifth to half of what their aligned neighbours did. Zen 4, F32 (1,0,2)
+ * at 64 MiB, three runs in turn, source order -> destination order: runs
+ * of 40 bytes 0.06 -> 0.24-0.27 of memcpy, 280 0.27-0.29 -> 1.05-1.10,
+ * 300 0.21-0.28 -> 0.77-0.96, 440 0.36-0.48 -> 1.14-1.17, 644 0.39-0.46
+ * -> 0.93-1.35, 1020 0.56-0.58 -> 1.05-1.40; runs of 48 and 80 bytes
+ * level, and 96 to 240 bytes went faster in source order (160: 1.07-1.40
+ * against 0.76-0.93); at 512 MiB, two runs: 40 bytes 0.06 -> 0.29-0.30,
+ * 160 1.20-1.28 -> 0.87-0.90, 300 0.18 -> 0.93-0.96, 644 0.38-0.40 ->
+ * 1.09-1.44. bench_access --dtype, 512 MiB, (1,0,2), one run each: u8
+ * (rows of 406 bytes) 0.24 -> 0.79, bf16 (644) 0.32 -> 1.06, f64 (1624)
+ * 0.83 -> 1.00. */
+enum { RUN_STREAM_MIN_BYTES = 256 };
+
+static bool runs_in_destination_order(const lt__copy_args *a) {
+  int row = a->ndim - 2;
+  int64_t bytes = a->shape[row + 1] * (int64_t)lt__dtype_size(a->dst_dtype);
+  bool splits_lines = bytes % 64 != 0 || (uintptr_t)a->dst % 64 != 0;
+  return splits_lines && a->dst_strides[row] == a->shape[row + 1] && (bytes < 64 || bytes >= RUN_STREAM_MIN_BYTES);
+}
+
 /* A copy of dense runs too large for the caches, streamed in source
  * order, its source read ahead only where that outgrows the caches too:
  * one that does not (an expand's row, read again for every row of the
@@ -326,8 +379,15 @@ static void order_by_source(lt__copy_args *a) {
  * 1.02-1.27; (1,0,2) of 512^3 (512 streams): Xeon 0.57 against 0.87.
  * (Blocks of the stream dim, a stream read 4-64 KiB at a time, measured
  * at best level with source order on Zen 5, and slower for (1,0,2);
- * bands of 16 streams level with it for (1,0,2) on the Xeon.) */
+ * bands of 16 streams level with it for (1,0,2) on the Xeon.) Runs that
+ * split lines go in the destination's order where that measured faster
+ * (runs_in_destination_order). */
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big) {
+  if (runs_in_destination_order(a)) {
+    parallel_copy pc = {a, NULL, true, big};
+    lt__parallel_for(a->shape[0], bytes, copy_rows_of_runs, &pc);
+    return;
+  }
   lt__copy_args walk = *a;
   order_by_source(&walk);
   parallel_copy pc = {&walk, NULL, true, big};
