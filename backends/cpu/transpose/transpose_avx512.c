@@ -296,7 +296,8 @@ static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out 
   LT__UNROLL for (int j = 0; j < 16; j++) {
     vec a = _mm512_castps_si512(top[j]), b = _mm512_castps_si512(r[j]);
     vec col[2] = {_mm512_permutex2var_epi16(a, even, b), _mm512_permutex2var_epi16(a, odd, b)};
-    LT__UNROLL for (int k = 0; k < 2; k++) emit_row(out, out->dst + (2 * j + k) * out->dld, 2 * j + k, &col[k], mode, 1);
+    LT__UNROLL for (int k = 0; k < 2; k++)
+      emit_row(out, out->dst + (2 * j + k) * out->dld, 2 * j + k, &col[k], mode, 1);
   }
 }
 
