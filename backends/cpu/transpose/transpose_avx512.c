@@ -1,8 +1,8 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles), and a thin kernel
  * for 2- and 4-byte transposes of 2 to 15 source rows, and masked blocks for
- * the 2- and 4-byte partial tiles. Compiled with -mavx512f -mavx512bw
- * -mavx512vl -mavx512dq; other partial tiles go to the scalar kernels. */
+ * the 1-, 2- and 4-byte partial tiles. Compiled with -mavx512f -mavx512bw
+ * -mavx512vl -mavx512dq; 8-byte partial tiles go to the scalar kernel. */
 #include <immintrin.h>
 
 #include "stream.h"
@@ -99,15 +99,17 @@ static inline __attribute__((always_inline)) void transpose16_ps(__m512 *r) {
   }
 }
 
-/* ---- partial tiles: the frame around the full tiles, 2- and 4-byte ---- */
+/* ---- partial tiles: the frame around the full tiles, 1-, 2- and 4-byte ---- */
 
 static inline __attribute__((always_inline)) __m512 masked_load(const char *p, __mmask16 m, size_t es) {
   if (es == 4) return _mm512_maskz_loadu_ps(m, p);
+  if (es == 1) return _mm512_castsi512_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, p)));
   return _mm512_castsi512_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)));
 }
 
 static inline __attribute__((always_inline)) void masked_store(char *p, __mmask16 m, __m512 v, size_t es) {
   if (es == 4) _mm512_mask_storeu_ps(p, m, v);
+  else if (es == 1) _mm_mask_storeu_epi8(p, m, _mm512_cvtepi32_epi8(_mm512_castps_si512(v)));
   else _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(_mm512_castps_si512(v)));
 }
 
@@ -126,22 +128,26 @@ static inline __attribute__((always_inline)) void masked_block(char *dst, int64_
     if (j < nc) masked_store(dst + j * dld, rows, r[j], es);
 }
 
-/* The edge kernel of the 2- and 4-byte tiles: the bands around the full
- * tiles (up to 15 rows or columns on each side, where the full tiles
- * start at the first aligned row and column) in masked blocks of up to
- * 16 x 16, where the scalar loop
- * moved one element at a time (F32 (2,1,0) of 60 x 64 x 68 in cache,
- * where each slice's frame is about half its elements: 0.09 -> 0.32 of
- * memcpy; 509 x 515 0.44-0.53 -> 0.50-0.56). Bands thinner than
- * MASKED_MIN stay scalar: a block then carries 16 shuffles per element
- * row for a few elements (68^3 (1,2,0), 4-element bands: 0.30 -> 0.22
- * masked). */
+/* The edge kernel of the 1-, 2- and 4-byte tiles: the bands around the
+ * full tiles (up to a tile's side less one on each side, where the full
+ * tiles start at the first aligned row and column) in masked blocks of up
+ * to 16 x 16, where the scalar loop moved one element at a time (F32
+ * (2,1,0) of 60 x 64 x 68 in cache, where each slice's frame is about
+ * half its elements: 0.09 -> 0.32 of memcpy; 509 x 515 0.44-0.53 ->
+ * 0.50-0.56). Bytes widen to words for the 16 x 16 transpose, as halves
+ * do; their tiles are 64 a side, so the frame is most of a transpose of
+ * a hundred or so (bench_access --dtype u8 at 1 MiB, cubes of 101, two
+ * runs in turn: (0,2,1) 0.035 -> 0.20-0.21, (2,1,0) 0.033-0.035 ->
+ * 0.16-0.17, (1,2,0) 0.05-0.08 -> 0.21-0.23; BHTD (0,2,3,1) 0.02-0.03 ->
+ * 0.18). Bands thinner than MASKED_MIN stay scalar: a block then carries
+ * 16 shuffles per element row for a few elements (68^3 (1,2,0),
+ * 4-element bands: 0.30 -> 0.22 masked). */
 enum { MASKED_MIN = 8 };
 static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t dst_ld, const char *src,
                                                               int64_t src_ld, int64_t rows, int64_t cols, size_t es) {
   const int64_t e = (int64_t)es, sld = src_ld * e, dld = dst_ld * e;
   if (rows < MASKED_MIN || cols < MASKED_MIN) {
-    lt__transpose_scalar_table[es == 4 ? 2 : 1](dst, dst_ld, src, src_ld, rows, cols);
+    lt__transpose_scalar_table[es == 4 ? 2 : es == 2 ? 1 : 0](dst, dst_ld, src, src_ld, rows, cols);
     return;
   }
   for (int64_t c = 0; c < cols; c += 16)
@@ -150,6 +156,9 @@ static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t
                    lt__min64(16, cols - c), es);
 }
 
+static void edge1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  masked_edge(dst, dst_ld, src, src_ld, rows, cols, 1);
+}
 static void edge2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
   masked_edge(dst, dst_ld, src, src_ld, rows, cols, 2);
 }
@@ -334,7 +343,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
     if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS, EDGE))                    \
       _mm_sfence();                                                                                                  \
   }
-KERNELS(1, lt__transpose_scalar_table[0])
+KERNELS(1, edge1)
 KERNELS(2, edge2)
 KERNELS(4, edge4)
 KERNELS(8, lt__transpose_scalar_table[3])
