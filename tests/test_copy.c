@@ -1092,6 +1092,13 @@ START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 5, 64}, (int[]){3, 2, 1, 0}, 2);
     check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 9, 40}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 5, (int64_t[]){2, 4, 5, 7, 40}, (int[]){0, 4, 3, 2, 1}, 2);
+    /* Groups that stop short of a tile, where the next dim would take them
+     * past 512 rows, their calls taking several of its indices (13 of them,
+     * not a multiple of the calls'); and one whose rows fill no whole pair
+     * of lines that way (15 bytes). */
+    check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, -1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, 0);
+    check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 40, 64}, (int[]){3, 2, 1, 0}, -1);
   }
 }
 END_TEST
@@ -1189,6 +1196,7 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1500, 64}, (int[]){3, 2, 1, 0}, 2);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){4, 12, 2800, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy_as(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, true);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, (int[]){3, 2, 1, 0}, -1);
 }
