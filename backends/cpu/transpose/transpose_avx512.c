@@ -218,58 +218,6 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
   return stream;
 }
 
-static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 1); }
-
-/* Byte tiles (64 x 64) from whole-row loads, where the CPU has
- * AVX512-VBMI (two-source byte permutes). Each 16 of the tile's rows go
- * through the 16 x 16 word transpose: register j of group g then holds
- * bytes 4j .. 4j + 3 of rows 16g .. 16g + 15, a word per row. For the
- * four destination rows 4j + t, one permute of groups 0 and 1 gathers
- * byte t of every word for t = 0, 1 (BYTE_PICK) and another for t = 2, 3
- * (BYTE_PICK + 2), groups 2 and 3 likewise, and one lane shuffle per row
- * puts its four 16-byte pieces in order. Zen 4, bench_access --dtype u8,
- * three runs in turn, lanes -> whole rows: at 512 MiB 2-D 0.55-0.56 ->
- * 0.65-0.75 of memcpy, (1,2,0) 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36
- * -> 0.42-0.43, BHTD (0,3,1,2) 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D
- * 0.19-0.21 -> 0.38-0.40, (1,2,0) 0.24-0.25 -> 0.27-0.29; the others
- * level. */
-static const uint8_t BYTE_PICK[64] = {
-    0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,  /* byte 0 of each word of a */
-    64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, /* of b */
-    1,  5,  9,  13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,  /* byte 1 of a */
-    65, 69, 73, 77, 81, 85, 89, 93, 97, 101, 105, 109, 113, 117, 121, 125}; /* of b */
-
-__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
-rows_tile1(const lt__tile_out *out, const char *src, int64_t sld, emit_mode mode) {
-  _Alignas(64) __m512 parked[3][16];
-  __m512 r[16];
-  LT__UNROLL for (int g = 0; g < 4; g++) {
-    LT__UNROLL for (int i = 0; i < 16; i++)
-      r[i] = _mm512_loadu_ps((const float *)(const void *)(src + (16 * g + i) * sld));
-    transpose16_ps(r);
-    if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
-  }
-  const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
-  LT__UNROLL for (int j = 0; j < 16; j++) {
-    __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
-    __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
-    __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
-    __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
-    vec row[4] = {_mm512_shuffle_i64x2(lo01, lo23, 0x44), _mm512_shuffle_i64x2(lo01, lo23, 0xEE),
-                  _mm512_shuffle_i64x2(hi01, hi23, 0x44), _mm512_shuffle_i64x2(hi01, hi23, 0xEE)};
-    LT__UNROLL for (int t = 0; t < 4; t++)
-      emit_row(out, out->dst + (4 * j + t) * out->dld, 4 * j + t, &row[t], mode, 1);
-  }
-}
-
-__attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out *out, const char *src, int64_t sld) {
-  switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile1(out, src, sld, EMIT_PLAIN); break;
-  case EMIT_STREAM: rows_tile1(out, src, sld, EMIT_STREAM); break;
-  case EMIT_STAGED: rows_tile1(out, src, sld, EMIT_STAGED); break;
-  case EMIT_SPLICED: rows_tile1(out, src, sld, EMIT_SPLICED); break;
-  }
-}
 /* F32 tiles from whole-row loads and the 16 x 16 register transpose
  * instead of gathered lanes: each source line is loaded once, where the
  * lanes load it in four 16-byte pieces, one per pass, and a line that
@@ -327,6 +275,7 @@ static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
     break;
   }
 }
+
 /* 2-byte tiles (32 x 32 halves) from whole-row loads too, where the lanes
  * loaded each line in four pieces. Each 16 of the tile's rows go through
  * the 16 x 16 word transpose, a word being two adjacent halves of a row:
@@ -370,6 +319,63 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   case EMIT_SPLICED: rows_tile2(out, src, sld, EMIT_SPLICED); break;
   }
 }
+
+/* Byte tiles (64 x 64) from whole-row loads, where the CPU has
+ * AVX512-VBMI (two-source byte permutes). Each 16 of the tile's rows go
+ * through the 16 x 16 word transpose: register j of group g then holds
+ * bytes 4j .. 4j + 3 of rows 16g .. 16g + 15, a word per row. For the
+ * four destination rows 4j + t, one permute of groups 0 and 1 gathers
+ * byte t of every word for t = 0, 1 (BYTE_PICK) and another for t = 2, 3
+ * (BYTE_PICK + 2), groups 2 and 3 likewise, and one lane shuffle per row
+ * puts its four 16-byte pieces in order. Zen 4, bench_access --dtype u8,
+ * three runs in turn, lanes -> whole rows: at 512 MiB 2-D 0.55-0.56 ->
+ * 0.65-0.75 of memcpy, (1,2,0) 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36
+ * -> 0.42-0.43, BHTD (0,3,1,2) 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D
+ * 0.19-0.21 -> 0.38-0.40, (1,2,0) 0.24-0.25 -> 0.27-0.29; the others
+ * level. */
+static const uint8_t BYTE_PICK[64] = {
+    /* byte 0 of each word of a, then of b */
+    0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+    64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124,
+    /* byte 1 of each word of a, then of b */
+    1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,
+    65, 69, 73, 77, 81, 85, 89, 93, 97, 101, 105, 109, 113, 117, 121, 125};
+
+__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
+rows_tile1(const lt__tile_out *out, const char *src, int64_t sld, emit_mode mode) {
+  _Alignas(64) __m512 parked[3][16];
+  __m512 r[16];
+  LT__UNROLL for (int g = 0; g < 4; g++) {
+    LT__UNROLL for (int i = 0; i < 16; i++)
+      r[i] = _mm512_loadu_ps((const float *)(const void *)(src + (16 * g + i) * sld));
+    transpose16_ps(r);
+    if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
+  }
+  const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
+  LT__UNROLL for (int j = 0; j < 16; j++) {
+    __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
+    __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
+    __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
+    __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
+    vec row[4] = {_mm512_shuffle_i64x2(lo01, lo23, 0x44), _mm512_shuffle_i64x2(lo01, lo23, 0xEE),
+                  _mm512_shuffle_i64x2(hi01, hi23, 0x44), _mm512_shuffle_i64x2(hi01, hi23, 0xEE)};
+    LT__UNROLL for (int t = 0; t < 4; t++)
+      emit_row(out, out->dst + (4 * j + t) * out->dld, 4 * j + t, &row[t], mode, 1);
+  }
+}
+
+__attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out *out, const char *src, int64_t sld) {
+  switch (emit_mode_of(out)) {
+  case EMIT_PLAIN: rows_tile1(out, src, sld, EMIT_PLAIN); break;
+  case EMIT_STREAM: rows_tile1(out, src, sld, EMIT_STREAM); break;
+  case EMIT_STAGED: rows_tile1(out, src, sld, EMIT_STAGED); break;
+  case EMIT_SPLICED: rows_tile1(out, src, sld, EMIT_SPLICED); break;
+  }
+}
+
+/* Byte tiles from the lanes, where the CPU has no AVX512-VBMI. */
+static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 1); }
+
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
 /* The thin kernel where it fits, else the tiles; whether it streamed
