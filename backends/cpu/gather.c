@@ -168,9 +168,10 @@ STRIDED_FNS(uint64_t, u64)
 /* Steps that put four or more elements of 1, 2 or 4 bytes in a line can
  * move whole 64-byte chunks at a time where the CPU has AVX-512 (and for
  * bytes AVX512-VBMI; short_steps_avx512.h), in runs of MASKED_MIN_BYTES
- * or more: shorter rows of scatters measured level with the loops (F32
- * s=2, rows of 32 elements; rows of 64 0.25 -> 0.29 of memcpy, rows of
- * 128 U8 0.058 -> 0.20). */
+ * or more. Scatters measured level with the loops in shorter rows (F32
+ * s=2, rows of 32 elements) and ahead from there (rows of 64 F32 0.25 ->
+ * 0.29 of memcpy, rows of 128 U8 0.058 -> 0.20); gathers take the same
+ * floor, not measured apart. */
 enum { MASKED_MIN_BYTES = 128 };
 
 static bool masked_fits(int64_t stride, int64_t n, size_t es) {
@@ -180,9 +181,9 @@ static bool masked_fits(int64_t stride, int64_t n, size_t es) {
 }
 
 /* Gathers load the chunks from step 5 on (bytes 5-16, halves 5-8, where
- * only step 8 has a loop of its own): Zen 4, lt_copy from a step-s slice, same-run
- * ratio to memcpy counted as bench_access counts, runs in turn, loops ->
- * masked: from 1 MiB (two runs), U8 s=5 0.097-0.098 -> 0.29-0.30, s=6
+ * only step 8 has a loop of its own): Zen 4, lt_copy from a step-s
+ * slice, same-run ratio to memcpy counted as bench_access counts, runs in
+ * turn, loops -> masked: from 1 MiB (two runs), U8 s=5 0.097-0.098 -> 0.29-0.30, s=6
  * 0.074-0.097 -> 0.25, s=12 0.067-0.088 -> 0.133, s=16 0.064-0.083 ->
  * 0.100 (F32 s=16, reading the same lines, 0.11); F16 s=5 0.135-0.156 ->
  * 0.30-0.31, s=6 0.13-0.18 -> 0.24-0.26; from 64 MiB (three runs) U8 s=12
