@@ -284,12 +284,18 @@ typedef struct parallel_copy {
 } parallel_copy;
 
 /* One thread's share: indices [begin, end) of the outermost dim. */
-static void copy_range(void *ctx, int64_t begin, int64_t end) {
-  const parallel_copy *pc = ctx;
-  lt__copy_args part = *pc->a;
+/* Indices [begin, end) of the outermost dim of a, as a copy of their own. */
+static lt__copy_args outer_share(const lt__copy_args *a, int64_t begin, int64_t end) {
+  lt__copy_args part = *a;
   part.shape[0] = end - begin;
   part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
   part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
+  return part;
+}
+
+static void copy_range(void *ctx, int64_t begin, int64_t end) {
+  const parallel_copy *pc = ctx;
+  lt__copy_args part = outer_share(pc->a, begin, end);
   copy_block(&part, pc->fast, pc->stream, pc->big);
   if (pc->stream) lt__stream_fence();
 }
@@ -318,11 +324,8 @@ static void order_by_source(lt__copy_args *a) {
  * each other there. */
 static void copy_rows_of_runs(void *ctx, int64_t begin, int64_t end) {
   const parallel_copy *pc = ctx;
-  lt__copy_args part = *pc->a;
+  lt__copy_args part = outer_share(pc->a, begin, end);
   int64_t es = (int64_t)lt__dtype_size(part.dst_dtype), row = part.ndim - 2;
-  part.shape[0] = end - begin;
-  part.dst += begin * part.dst_strides[0] * es;
-  part.src += begin * part.src_strides[0] * es;
   int64_t bytes = part.shape[row + 1] * es;
   lt__run_stream s;
   lt__run_stream_begin(&s, part.dst);
