@@ -166,7 +166,8 @@ START_TEST(run_streams_put_runs_back_to_back_and_touch_nothing_around_them) {
             int64_t step = (row % 2 ? -1 : 1) * (bytes + 5);
             const unsigned char *src = src_buf + 4100 + row * 11;
             lt__run_stream_put(&s, (const char *)src, step, nruns, bytes, row == 1);
-            for (int64_t r = 0; r < nruns; r++, at += (size_t)bytes) memcpy(want_buf + at, src + r * step, (size_t)bytes);
+            for (int64_t r = 0; r < nruns; r++, at += (size_t)bytes)
+              memcpy(want_buf + at, src + r * step, (size_t)bytes);
           }
           ck_assert_ptr_eq(lt__run_stream_next(&s), (char *)got_buf + at);
           lt__run_stream_end(&s);
