@@ -1034,8 +1034,8 @@ static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape
   fill_pattern(lt_data(src), es, n);
   lt_tensor *v = lt_slice(src, reversed >= 0 ? reversed : 0, LT_NONE, LT_NONE, reversed >= 0 ? -1 : 1);
   lt_tensor *p = lt_permute(v, perm);
-  int64_t len = dst_off + n + 1, strides[LT_MAX_DIMS];
-  for (int d = ndim - 1, acc = 1; d >= 0; acc *= (int)lt_shape(p)[d], d--) strides[d] = acc;
+  int64_t len = dst_off + n + 1, strides[LT_MAX_DIMS], acc = 1;
+  for (int d = ndim - 1; d >= 0; acc *= lt_shape(p)[d], d--) strides[d] = acc;
   lt_tensor *buf = lt_empty(dt, 1, &len, LT_HOST);
   LT_ASSERT_OK_PTR(buf);
   memset(lt_data(buf), 0x5A, (size_t)len * es);
