@@ -327,7 +327,7 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
  * four destination rows 4j + t, one permute of groups 0 and 1 gathers
  * byte t of every word for t = 0, 1 (BYTE_PICK) and another for t = 2, 3
  * (BYTE_PICK + 2), groups 2 and 3 likewise, and one lane shuffle per row
- * puts its four 16-byte pieces in order. Zen 4, bench_access --dtype u8,
+ * orders its four 16-byte pieces. Zen 4, bench_access --dtype u8,
  * three runs in turn, lanes -> whole rows: at 512 MiB 2-D 0.55-0.56 ->
  * 0.65-0.75 of memcpy, (1,2,0) 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36
  * -> 0.42-0.43, BHTD (0,3,1,2) 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D
