@@ -81,9 +81,11 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * register (lt__splice): the stage keeps only the row's last segment,
  * and line k - 1 is its last mis bytes and this segment's first 64 - mis.
  * One aligned load, one shuffle and one store per line instead of three
- * of each, and no line waits a tile. */
+ * of each, and no line waits a tile. prev, when not NULL, is the segment
+ * before, still in a register (the call's own); keep asks to leave this
+ * one in the stage for the next call. */
 static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
-                                                             const vec *v) {
+                                                             const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
   size_t mis = (uintptr_t)seg % 64;
   if (o->first && o->last) {
@@ -91,9 +93,9 @@ static inline __attribute__((always_inline)) void splice_row(const lt__tile_out 
     return;
   }
   if (o->first) store_bytes(seg, v, 0, 64 - mis);
-  else stream_vec(seg - mis, lt__splice(*(const vec *)stage, v[0], mis, o->unit));
+  else stream_vec(seg - mis, lt__splice(prev ? *prev : *(const vec *)stage, v[0], mis, o->unit));
   if (o->last) store_bytes(seg + 64 - mis, v, 64 - mis, mis);
-  else store_vec(stage, v[0]);
+  else if (keep) store_vec(stage, v[0]);
 }
 #endif
 
@@ -133,7 +135,12 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
     case EMIT_STAGED: stage_row(&one, at, o->stage + row * 128, part); break;
     case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
-      splice_row(&one, at, o->stage + row * 128, part);
+      /* A call's later segments splice onto the one before in its
+       * register. Loaded back from the stage, a segment just stored there
+       * waited for the streaming stores ahead of it to leave (F32 at 512
+       * MiB, pairs into rows 201 apart, same-run ratio to memcpy:
+       * 0.56-0.57 -> 0.74-0.77). */
+      splice_row(&one, at, o->stage + row * 128, part, s > 0 ? part - 1 : NULL, s == segs - 1);
 #endif
       break;
     }
