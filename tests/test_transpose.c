@@ -267,6 +267,29 @@ START_TEST(streamed_panels_match_the_naive_loop) {
 }
 END_TEST
 
+/* Packed destination rows off a line, past the cached limit: the lines
+ * between one row's full tiles and the next row's go out after each
+ * panel of LT__PANEL_ROWS destination rows, with the row's tail (the
+ * source's last rows, short of a tile) gathered into them. Three panels,
+ * the last partial; tails of none to a tile less one; destinations off
+ * their elements' alignment (staged rather than spliced lines). */
+START_TEST(packed_destinations_over_several_panels_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  int64_t line = 64 / (int64_t)k.es, cols = 2 * LT__PANEL_ROWS + 37, full_cols = cols / line * line;
+  int64_t full_rows = (LT__CACHED_MAX_BYTES / (full_cols * (int64_t)k.es) / line + 3) * line;
+  const int64_t tails[] = {0, 1, line / 2 + 1, line - 1};
+  const size_t offsets[][2] = {{0, 0}, {3 * k.es, k.es}, {0, 64 - k.es}, {k.es, 1}};
+  for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
+    for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+      int64_t rows = full_rows + tails[t];
+      layout l = {rows, cols, cols, rows, offsets[o][0], offsets[o][1]};
+      ck_assert_int_gt(full_tile_bytes_at_least(&l, k.es), LT__CACHED_MAX_BYTES);
+      check_layout(&k, &l);
+    }
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -304,6 +327,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes, 0, 4);
   tcase_add_loop_test(shapes, streamed_panels_match_the_naive_loop, 0, 4);
+  tcase_add_loop_test(shapes, packed_destinations_over_several_panels_match_the_naive_loop, 0, pairs);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

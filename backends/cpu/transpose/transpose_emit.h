@@ -41,6 +41,18 @@ static inline __attribute__((always_inline)) void store_bytes(char *p, const vec
   memcpy(p, tmp + from, n);
 }
 
+/* A row's first segment (bytes [0, n) of v go to p) or its last (bytes
+ * [from, from + n)): kept whole in the row's ends slot, the first at 0
+ * and the last at 64, where the walk writes the partial lines itself
+ * (lt__flush_ends); else stored now. */
+static inline __attribute__((always_inline)) void end_bytes(char *ends, bool last, char *p, const vec *v, size_t from,
+                                                            size_t n) {
+  _Alignas(64) char tmp[64];
+  char *to = ends ? ends + (last ? 64 : 0) : tmp;
+  store_row(to, v);
+  if (!ends) memcpy(p, tmp + from, n);
+}
+
 /* Streams segment k of a destination row's run of K segments, which
  * starts mis bytes into a line: line j (1 <= j < K) is the last mis bytes
  * of segment j - 1 and the first 64 - mis of segment j. The stage holds
@@ -50,7 +62,7 @@ static inline __attribute__((always_inline)) void store_bytes(char *p, const vec
  * outside the run, get plain stores of exactly the run's bytes: a line
  * both streamed and stored to would bounce between cache and memory. */
 static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *o, char *seg, char *stage,
-                                                            const vec *v) {
+                                                            char *ends, const vec *v) {
   size_t mis = (uintptr_t)seg % 64;
   vec line[ROW_VECS], prev[ROW_VECS];
   if (o->first && o->last) {
@@ -58,7 +70,7 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
     return;
   }
   if (o->first) {
-    store_bytes(seg, v, 0, 64 - mis);
+    end_bytes(ends, false, seg, v, 0, 64 - mis);
     store_row(stage + 64, v);
     return;
   }
@@ -72,7 +84,7 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
   if (o->last) {
     load_row(line, stage + 64 - mis);
     stream_row(seg - mis, line);
-    store_bytes(seg + 64 - mis, v, 64 - mis, mis);
+    end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
   }
 }
 
@@ -85,16 +97,16 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * before, still in a register (the call's own); keep asks to leave this
  * one in the stage for the next call. */
 static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
-                                                             const vec *v, const vec *prev, bool keep) {
+                                                             char *ends, const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
   size_t mis = (uintptr_t)seg % 64;
   if (o->first && o->last) {
     store_row(seg, v);
     return;
   }
-  if (o->first) store_bytes(seg, v, 0, 64 - mis);
+  if (o->first) end_bytes(ends, false, seg, v, 0, 64 - mis);
   else stream_vec(seg - mis, lt__splice(prev ? *prev : *(const vec *)stage, v[0], mis, o->unit));
-  if (o->last) store_bytes(seg + 64 - mis, v, 64 - mis, mis);
+  if (o->last) end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
   else if (keep) store_vec(stage, v[0]);
 }
 #endif
@@ -125,6 +137,7 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
  * tile), to its segs adjacent 64-byte segments from seg on. */
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
                                                            const vec *v, emit_mode mode, int segs) {
+  char *ends = o->ends ? o->ends + row * 128 : NULL;
   LT__UNROLL for (int s = 0; s < segs; s++) {
     char *at = seg + s * 64;
     const vec *part = v + s * ROW_VECS;
@@ -132,7 +145,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
     switch (mode) {
     case EMIT_PLAIN: store_row(at, part); break;
     case EMIT_STREAM: stream_row(at, part); break;
-    case EMIT_STAGED: stage_row(&one, at, o->stage + row * 128, part); break;
+    case EMIT_STAGED: stage_row(&one, at, o->stage + row * 128, ends, part); break;
     case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
       /* A call's later segments splice onto the one before in its
@@ -140,7 +153,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
        * waited for the streaming stores ahead of it to leave (F32 at 512
        * MiB, pairs into rows 201 apart, same-run ratio to memcpy:
        * 0.56-0.57 -> 0.74-0.77). */
-      splice_row(&one, at, o->stage + row * 128, part, s > 0 ? part - 1 : NULL, s == segs - 1);
+      splice_row(&one, at, o->stage + row * 128, ends, part, s > 0 ? part - 1 : NULL, s == segs - 1);
 #endif
       break;
     }

@@ -25,6 +25,7 @@ typedef struct lt__tile_out {
   int64_t dld;
   bool stream;
   char *stage;              /* NULL: rows line-aligned, stream directly */
+  char *ends;               /* NULL, or 128 bytes per tile row: its first segment, then its last (see lt__flush_ends) */
   int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
   int segs;                 /* tiles along the rows in this call: 1, or 2 (see lt__tiling) */
   bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
@@ -70,6 +71,8 @@ typedef struct lt__tiling {
    * bytes at full. */
   int max_segs;
   int64_t read_ahead; /* bytes along a strip (see lt__tile_read_ahead) */
+  int64_t tail;       /* elements of each destination row past the full tiles */
+  bool packed;        /* each destination row starts where the one before ends, off a line */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -83,11 +86,13 @@ static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t 
 }
 
 static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
-                                                              lt__tile_fn tile, bool stream, char *stage, int segs) {
+                                                              lt__tile_fn tile, bool stream, char *stage, char *ends,
+                                                              int segs) {
   lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
                       .dld = g->dld,
                       .stream = stream,
                       .stage = stage,
+                      .ends = ends,
                       .unit = g->unit,
                       .segs = segs,
                       .first = r == g->r0,
@@ -128,16 +133,16 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     for (int64_t cb = g->c0; cb < g->c0 + g->ncols; cb += LT__BAND_TILES * g->t)
       for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
         for (int64_t c = cb; c < g->c0 + g->ncols && c < cb + LT__BAND_TILES * g->t; c += g->t)
-          lt__tile_at(g, r, c, tile, false, NULL, 1);
+          lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
     return;
   }
   if (g->sld > g->dld) {
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
-      for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) lt__tile_at(g, r, c, tile, false, NULL, 1);
+      for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
     return;
   }
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
-    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL, 1);
+    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
 }
 
 /* A streamed tile first asks for the source of the tile this far ahead
@@ -170,27 +175,72 @@ static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c
   for (int64_t i = 0; i < segs * g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
 }
 
+/* Packed destination rows off a line: the line where row c's last
+ * streamed line ends and row c + 1's first begins holds row c's last mis
+ * bytes, its tail (the edge elements past the full tiles, gathered here
+ * from the source's last rows) and row c + 1's first bytes, one or two
+ * whole lines, which go out streamed after the panel's tiles. Written by
+ * the tiles and the edge kernel as they went, those lines took plain
+ * stores that missed, and each held every streaming store behind it
+ * until memory answered (same-run ratio to memcpy at 512 MiB: F32
+ * batches of 201 x 816 0.73-0.75 -> 0.82-0.91; bench_access --dtype u8,
+ * three runs in turn, (0,2,1) 0.33-0.48 -> 0.54-0.60, (1,2,0) 0.33-0.49
+ * -> 0.53-0.60; bf16 (0,2,1) 0.60-0.63 -> 0.61-0.82, (1,2,0) 0.54-0.69
+ * -> 0.66-0.78). Only the panel's first head and last tail, whose lines
+ * it shares with other panels' rows, get plain stores. */
+static inline void lt__flush_ends(const lt__tiling *g, int64_t cb, int64_t width, const char *ends, char *tails,
+                                  lt__transpose_fn edge) {
+  const int64_t r_end = g->r0 + g->nrows, tail_bytes = g->tail * g->es;
+  /* the tails of the panel's rows, packed, by the edge kernel's vectors */
+  if (g->tail > 0) edge(tails, g->tail, g->src + r_end * g->sld + cb * g->es, g->sld / g->es, g->tail, width);
+  for (int64_t c = cb; c < cb + width; c++) {
+    char *head = g->dst + c * g->dld + g->r0 * g->es;
+    const char *kept = ends + (c - cb) * 128;
+    size_t mis = (uintptr_t)head % 64, n = mis + (size_t)tail_bytes; /* mis: the last segment's too */
+    if (c == cb) memcpy(head, kept, 64 - mis);
+    _Alignas(64) char line[192];
+    memcpy(line, kept + 128 - mis, mis);
+    memcpy(line + mis, tails + (c - cb) * tail_bytes, (size_t)tail_bytes);
+    char *at = head + g->nrows * g->es - mis;
+    if (c + 1 == cb + width) {
+      memcpy(at, line, n);
+      continue;
+    }
+    size_t next = 64 - (uintptr_t)(head + g->dld) % 64; /* row c + 1's bytes up to its first line's end */
+    memcpy(line + n, kept + 128, next);
+    lt__stream_copy(at, line, n + next);
+  }
+}
+
 /* Streamed output: along strips of source rows, which the hardware
  * prefetcher follows, while the streaming stores scatter over the panel's
  * destination rows at no cost; the tiles of a strip that continue the
  * same destination rows go back to back. Returns false, having written
- * nothing, when the stage cannot be allocated. */
-static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__tiling *g, lt__tile_fn tile) {
+ * nothing, when the stage cannot be allocated; sets *merged where the
+ * packed rows' tails were written too (lt__flush_ends). */
+static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__tiling *g, lt__tile_fn tile,
+                                                                     lt__transpose_fn edge, bool *merged) {
   bool aligned = g->dld % 64 == 0 && (uintptr_t)(g->dst + g->r0 * g->es) % 64 == 0;
+  *merged = g->packed && g->nrows > g->t; /* else a row of one tile, which writes it whole */
   int64_t panel = lt__min64(LT__PANEL_ROWS, g->ncols);
-  size_t stage_bytes = aligned ? 0 : (size_t)panel * 128;
-  char *stage = aligned ? NULL : lt__alloc(stage_bytes, 64);
-  if (!aligned && !stage) return false;
+  /* the stage, then the ends and the tails, 128, 128 and under 64 bytes a row */
+  size_t stage_bytes = aligned ? 0 : (size_t)panel * (*merged ? 320 : 128);
+  char *stage = aligned ? NULL : lt__alloc(stage_bytes, 64), *ends = *merged && stage ? stage + panel * 128 : NULL;
+  if (!aligned && !stage) return *merged = false;
   int64_t strip = g->max_segs * g->t > LT__STRIP_ROWS ? g->max_segs * g->t : LT__STRIP_ROWS;
   int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
-  for (int64_t cb = g->c0; cb < c_end; cb += panel)
+  for (int64_t cb = g->c0; cb < c_end; cb += panel) {
+    int64_t width = lt__min64(panel, c_end - cb);
     for (int64_t rs = g->r0; rs < r_end; rs += strip)
-      for (int64_t c = cb, width = lt__min64(panel, c_end - cb); c < cb + width; c += g->t)
+      for (int64_t c = cb; c < cb + width; c += g->t)
         for (int64_t r = rs, end = lt__min64(rs + strip, r_end), segs; r < end; r += segs * g->t) {
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
           lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
-          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL, (int)segs);
+          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL, ends ? ends + (c - cb) * 128 : NULL,
+                      (int)segs);
         }
+    if (ends) lt__flush_ends(g, cb, width, ends, ends + panel * 128, edge);
+  }
   lt__free(stage, stage_bytes, 64);
   return true;
 }
@@ -312,17 +362,26 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.c0 = lt__min64(lt__align_skip(src, g.sld, es), cols);
   g.nrows = (rows - g.r0) / g.t * g.t;
   g.ncols = (cols - g.c0) / g.t * g.t;
-  bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES;
+  g.tail = rows - g.r0 - g.nrows;
+  g.packed = dst_ld == rows && g.dld % 64 != 0; /* so r0 is 0 */
+  bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES, merged = false;
   bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
                 g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
-                 lt__tiles_streamed(&g, tile));
+                 lt__tiles_streamed(&g, tile, edge, &merged));
   if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS);
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
-   * columns, then left and right bands beside the tiles. */
+   * columns (but those of the full tiles where merged wrote them), then
+   * left and right bands beside the tiles. */
   lt__edge(edge, dst, dst_ld, src, src_ld, g.r0, cols);
-  lt__edge(edge, dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, cols);
+  if (merged) {
+    lt__edge(edge, dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, g.c0);
+    lt__edge(edge, dst + c_end * g.dld + r_end * es, dst_ld, src + r_end * g.sld + c_end * es, src_ld, rows - r_end,
+             cols - c_end);
+  } else {
+    lt__edge(edge, dst + r_end * es, dst_ld, src + r_end * g.sld, src_ld, rows - r_end, cols);
+  }
   lt__edge(edge, dst + g.r0 * es, dst_ld, src + g.r0 * g.sld, src_ld, g.nrows, g.c0);
   lt__edge(edge, dst + c_end * g.dld + g.r0 * es, dst_ld, src + g.r0 * g.sld + c_end * es, src_ld, g.nrows,
            cols - c_end);
