@@ -14,7 +14,7 @@
 #include "measure.h"
 #include "transpose.h"
 
-static const char *const PATH_NAMES[LT__TRANSPOSE_NPATHS] = {"scalar", "avx2", "avx512"};
+static const char *const PATH_NAMES[LT__TRANSPOSE_NPATHS] = {"scalar", "avx2", "avx512", "avx512vbmi"};
 
 typedef struct job {
   lt__transpose_fn fn; /* NULL: memcpy */

@@ -31,6 +31,7 @@ typedef enum lt__transpose_path {
   LT__TRANSPOSE_SCALAR,
   LT__TRANSPOSE_AVX2,
   LT__TRANSPOSE_AVX512,
+  LT__TRANSPOSE_AVX512VBMI, /* AVX-512 with byte tiles from two-source byte permutes */
   LT__TRANSPOSE_NPATHS
 } lt__transpose_path;
 
@@ -49,8 +50,10 @@ lt__transpose_fn lt__transpose_best_streamed(size_t es);
 extern const lt__transpose_fn lt__transpose_scalar_table[4];
 extern const lt__transpose_fn lt__transpose_avx2_table[4];
 extern const lt__transpose_fn lt__transpose_avx512_table[4];
+extern const lt__transpose_fn lt__transpose_avx512vbmi_table[4];
 extern const lt__transpose_fn lt__transpose_scalar_streamed_table[4];
 extern const lt__transpose_fn lt__transpose_avx2_streamed_table[4];
 extern const lt__transpose_fn lt__transpose_avx512_streamed_table[4];
+extern const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4];
 
 #endif

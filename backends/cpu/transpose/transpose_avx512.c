@@ -389,29 +389,33 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                              es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
 }
 
-/* The tile of each element size: bytes from whole rows where the CPU has
- * AVX512-VBMI, from lanes where not. */
-#define TILE_1 (__builtin_cpu_supports("avx512vbmi") ? tile1_rows : tile1)
-#define TILE_2 tile2
-#define TILE_4 tile4
-#define TILE_8 tile8
-
-/* Each element size twice: streaming when one call's output outgrows the
- * caches, and streaming always (for batches of small transposes); with
- * the masked edge for 1, 2 and 4 bytes, the scalar one for 8. */
-#define KERNELS(N, EDGE)                                                                                             \
-  static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE_##N, LT__STREAM_IF_LARGE, EDGE))                 \
-      _mm_sfence();                                                                                                  \
+/* Each tile twice: streaming when one call's output outgrows the caches,
+ * and streaming always (for batches of small transposes); with the
+ * masked edge for 1, 2 and 4 bytes, the scalar one for 8. ATTR: the
+ * target the tile needs beyond the file's, so that it inlines. */
+#define KERNELS(N, TILE, EDGE, ATTR)                                                                                 \
+  ATTR static void transpose_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,        \
+                                    int64_t cols) {                                                                  \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_IF_LARGE, EDGE)) _mm_sfence();       \
   }                                                                                                                  \
-  static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {  \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE_##N, LT__STREAM_ALWAYS, EDGE))                   \
-      _mm_sfence();                                                                                                  \
+  ATTR static void streamed_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,         \
+                                   int64_t cols) {                                                                   \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE)) _mm_sfence();         \
   }
-KERNELS(1, edge1)
-KERNELS(2, edge2)
-KERNELS(4, edge4)
-KERNELS(8, lt__transpose_scalar_table[3])
+KERNELS(1, tile1, edge1, )
+KERNELS(1, tile1_rows, edge1, __attribute__((target("avx512vbmi"))))
+KERNELS(2, tile2, edge2, )
+KERNELS(4, tile4, edge4, )
+KERNELS(8, tile8, lt__transpose_scalar_table[3], )
 
-const lt__transpose_fn lt__transpose_avx512_table[4] = {transpose1, transpose2, transpose4, transpose8};
-const lt__transpose_fn lt__transpose_avx512_streamed_table[4] = {streamed1, streamed2, streamed4, streamed8};
+/* Bytes from the lanes here, from whole rows on the AVX512-VBMI path
+ * (which the selection prefers where the CPU has it); the other sizes are
+ * the same kernels on both. */
+const lt__transpose_fn lt__transpose_avx512_table[4] = {transpose_tile1, transpose_tile2, transpose_tile4,
+                                                        transpose_tile8};
+const lt__transpose_fn lt__transpose_avx512_streamed_table[4] = {streamed_tile1, streamed_tile2, streamed_tile4,
+                                                                 streamed_tile8};
+const lt__transpose_fn lt__transpose_avx512vbmi_table[4] = {transpose_tile1_rows, transpose_tile2, transpose_tile4,
+                                                            transpose_tile8};
+const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4] = {streamed_tile1_rows, streamed_tile2,
+                                                                     streamed_tile4, streamed_tile8};

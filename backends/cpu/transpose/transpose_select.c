@@ -1,5 +1,6 @@
 /* Choosing a transpose kernel: by element size, then by what this CPU
- * runs, preferring AVX-512 over AVX2 over scalar. */
+ * runs, preferring AVX-512 (with VBMI, then without) over AVX2 over
+ * scalar. */
 #include <stdbool.h>
 
 #include "transpose.h"
@@ -11,6 +12,7 @@ static bool path_runs(lt__transpose_path path) {
   case LT__TRANSPOSE_AVX512:
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  case LT__TRANSPOSE_AVX512VBMI: return path_runs(LT__TRANSPOSE_AVX512) && __builtin_cpu_supports("avx512vbmi");
   default: return false;
   }
 }
@@ -27,7 +29,8 @@ static int size_index(size_t es) {
 
 lt__transpose_fn lt__transpose_kernel(size_t es, lt__transpose_path path) {
   static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
-      lt__transpose_scalar_table, lt__transpose_avx2_table, lt__transpose_avx512_table};
+      lt__transpose_scalar_table, lt__transpose_avx2_table, lt__transpose_avx512_table,
+      lt__transpose_avx512vbmi_table};
   if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
   return tables[path][size_index(es)];
 }
@@ -42,7 +45,8 @@ lt__transpose_fn lt__transpose_best(size_t es) {
 
 lt__transpose_fn lt__transpose_best_streamed(size_t es) {
   static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
-      lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table};
+      lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table,
+      lt__transpose_avx512vbmi_streamed_table};
   for (int p = LT__TRANSPOSE_NPATHS - 1; p >= 0; p--)
     if (size_index(es) >= 0 && path_runs((lt__transpose_path)p)) return tables[p][size_index(es)];
   return NULL;
