@@ -47,10 +47,8 @@ static inline __attribute__((always_inline)) void store_bytes(char *p, const vec
  * (lt__flush_ends); else stored now. */
 static inline __attribute__((always_inline)) void end_bytes(char *ends, bool last, char *p, const vec *v, size_t from,
                                                             size_t n) {
-  _Alignas(64) char tmp[64];
-  char *to = ends ? ends + (last ? 64 : 0) : tmp;
-  store_row(to, v);
-  if (!ends) memcpy(p, tmp + from, n);
+  if (ends) store_row(ends + (last ? 64 : 0), v);
+  else store_bytes(p, v, from, n);
 }
 
 /* Streams segment k of a destination row's run of K segments, which
@@ -59,8 +57,9 @@ static inline __attribute__((always_inline)) void end_bytes(char *ends, bool las
  * segments k - 2 and k - 1, so line k - 1 goes out from stores a tile
  * old, which no longer sit in the store buffer to stall the load. The
  * partial lines at the two ends, which share their line with bytes
- * outside the run, get plain stores of exactly the run's bytes: a line
- * both streamed and stored to would bounce between cache and memory. */
+ * outside the run, get plain stores of exactly the run's bytes (now, or
+ * from ends by the walk): a line both streamed and stored to would bounce
+ * between cache and memory. */
 static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *o, char *seg, char *stage,
                                                             char *ends, const vec *v) {
   size_t mis = (uintptr_t)seg % 64;
