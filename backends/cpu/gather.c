@@ -183,12 +183,12 @@ static bool masked_fits(int64_t stride, int64_t n, size_t es) {
 /* Gathers load the chunks from step 5 on (bytes 5-16, halves 5-8, where
  * only step 8 has a loop of its own): Zen 4, lt_copy from a step-s
  * slice, same-run ratio to memcpy counted as bench_access counts, runs in
- * turn, loops -> masked: from 1 MiB (two runs), U8 s=5 0.097-0.098 -> 0.29-0.30, s=6
- * 0.074-0.097 -> 0.25, s=12 0.067-0.088 -> 0.133, s=16 0.064-0.083 ->
- * 0.100 (F32 s=16, reading the same lines, 0.11); F16 s=5 0.135-0.156 ->
- * 0.30-0.31, s=6 0.13-0.18 -> 0.24-0.26; from 64 MiB (three runs) U8 s=12
- * 0.147-0.152 -> 0.18-0.21, s=16 0.130-0.142 -> 0.15-0.21, the rest
- * level; from 512 MiB level. Steps 2-4 keep their loops: taken masked
+ * turn, loops -> masked: from 1 MiB (two runs), U8 s=5 0.097-0.098 ->
+ * 0.29-0.30, s=6 0.074-0.097 -> 0.25, s=12 0.067-0.088 -> 0.133, s=16
+ * 0.064-0.083 -> 0.100 (F32 s=16, reading the same lines, 0.11); F16 s=5
+ * 0.135-0.156 -> 0.30-0.31, s=6 0.13-0.18 -> 0.24-0.26; from 64 MiB
+ * (three runs) U8 s=12 0.147-0.152 -> 0.18-0.21, s=16 0.130-0.142 ->
+ * 0.15-0.21, the rest level; from 512 MiB level. Steps 2-4 keep their loops: taken masked
  * they measured level or a little slower (F32 s=4 from 1 MiB 0.386-0.396
  * -> 0.350-0.380); step 8 of bytes and halves measured level either way. */
 enum { MASKED_GATHER_MIN_STRIDE = 5 };

@@ -283,7 +283,6 @@ typedef struct parallel_copy {
   outgrows big;
 } parallel_copy;
 
-/* One thread's share: indices [begin, end) of the outermost dim. */
 /* Indices [begin, end) of the outermost dim of a, as a copy of their own. */
 static lt__copy_args outer_share(const lt__copy_args *a, int64_t begin, int64_t end) {
   lt__copy_args part = *a;
@@ -293,6 +292,7 @@ static lt__copy_args outer_share(const lt__copy_args *a, int64_t begin, int64_t 
   return part;
 }
 
+/* One thread's share: indices [begin, end) of the outermost dim. */
 static void copy_range(void *ctx, int64_t begin, int64_t end) {
   const parallel_copy *pc = ctx;
   lt__copy_args part = outer_share(pc->a, begin, end);
