@@ -1202,6 +1202,21 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
 }
 END_TEST
 
+/* Past 8 MiB, a batch of transposes whose source rows run on from one
+ * outer index to the next goes in bands of source rows, each through
+ * every outer index: rows a band and a part of one (F32: bands of 128,
+ * F16: 256), an outer dim outside the odometer's, and, taking the whole
+ * rows instead, a reversed outer dim (its rows run backwards) and a
+ * destination starting off a line. */
+START_TEST(large_batches_of_transposes_in_bands_copy_every_element) {
+  check_permuted_copy(LT_F32, 3, (int64_t[]){200, 40, 272}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 3, (int64_t[]){300, 24, 600}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 160, 20, 400}, (int[]){0, 3, 2, 1}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){200, 40, 272}, (int[]){2, 1, 0}, 1);
+  check_permuted_copy_into(LT_F32, 3, (int64_t[]){200, 40, 272}, (int[]){2, 1, 0}, -1, false, 3);
+}
+END_TEST
+
 /* Over 8 MiB of output, permutations that keep the inner dim stream its
  * runs; runs that do not fill whole lines, or a destination that starts
  * inside one, go in the destination's order with each line put together
@@ -1737,6 +1752,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
+  tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
 
