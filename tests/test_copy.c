@@ -845,6 +845,37 @@ static void check_gather(lt_dtype dt, int64_t step, int64_t n) {
   lt_release(src), lt_release(view), lt_release(c);
 }
 
+/* x[:, ::step] of a [rows, cols] source holding a pattern, copied into
+ * rows pad elements apart more than their length, in a buffer that holds
+ * a guard elsewhere: each element must be its source's, and every pad
+ * element keep the guard. */
+static void check_stepped_rows(lt_dtype dt, int64_t rows, int64_t cols, int64_t step, int64_t pad) {
+  size_t es = lt_dtype_size(dt);
+  int64_t shape[2] = {rows, cols};
+  lt_tensor *src = lt_empty(dt, 2, shape, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, rows * cols);
+  lt_tensor *view = lt_slice(src, 1, LT_NONE, LT_NONE, step);
+  LT_ASSERT_OK_PTR(view);
+  int64_t m = lt_shape(view)[1], pitch = m + pad, len = rows * pitch;
+  lt_tensor *buf = lt_empty(dt, 1, &len, LT_HOST);
+  LT_ASSERT_OK_PTR(buf);
+  memset(lt_data(buf), 0x5A, (size_t)len * es);
+  lt_tensor *dst = lt_as_strided(buf, 2, lt_shape(view), (int64_t[]){pitch, 1}, 0);
+  LT_ASSERT_OK_PTR(dst);
+  LT_ASSERT_OK(lt_copy(dst, view));
+  uint64_t mask = element_mask(es), guard = 0x5A5A5A5A5A5A5A5Aull & mask;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < pitch; j++) {
+      int64_t from = i * cols + (step < 0 ? cols - 1 + j * step : j * step);
+      uint64_t got = element_at(lt_data(buf), es, i * pitch + j), want = j < m ? pattern(from) & mask : guard;
+      if (got != want)
+        ck_abort_msg("%s [%lld, %lld] step %lld pad %lld: element [%lld, %lld] is wrong", lt_dtype_name(dt),
+                     (long long)rows, (long long)cols, (long long)step, (long long)pad, (long long)i, (long long)j);
+    }
+  lt_release(src), lt_release(view), lt_release(buf), lt_release(dst);
+}
+
 START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   static const struct {
     lt_dtype dt;
@@ -875,6 +906,16 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
       if (v[i * shape[1] + j] != (float)(i * shape[1] + shape[1] - 1 - j))
         ck_abort_msg("reversed rows [%lld,%lld]: %g", (long long)i, (long long)j, v[i * shape[1] + j]);
   lt_release(a), lt_release(r), lt_release(c);
+  /* Rows whose lines the destination's rows share (their ends put
+   * together with the next row's start), of every element size with a
+   * kernel, and rows a few elements apart, whose gaps stay untouched. */
+  check_stepped_rows(LT_F32, 1501, 2999, 2, 0);
+  check_stepped_rows(LT_I64, 1101, 2001, 2, 0);
+  check_stepped_rows(LT_I64, 601, 2001, -1, 0);
+  check_stepped_rows(LT_F16, 1503, 3001, -1, 0);
+  check_stepped_rows(LT_U8, 3001, 3001, -1, 0);
+  check_stepped_rows(LT_F32, 1501, 2999, 2, 3);
+  check_stepped_rows(LT_F32, 1501, 1499, -1, 7);
 }
 END_TEST
 

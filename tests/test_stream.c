@@ -182,6 +182,47 @@ START_TEST(run_streams_put_runs_back_to_back_and_touch_nothing_around_them) {
 }
 END_TEST
 
+/* Gathered runs (step -1 and 2) on one span, with a dense run between
+ * them: every run length up to a few lines, one to three gathered runs,
+ * every destination alignment in a line that is whole elements. The
+ * span must hold the runs back to back and the bytes around it keep
+ * their guard. Steps and sizes without a kernel say so. */
+START_TEST(run_streams_gather_runs_back_to_back_and_touch_nothing_around_them) {
+  ck_assert(!lt__stream_strided_has(3, 4) && !lt__stream_strided_has(2, 2) && !lt__stream_strided_has(1, 4));
+  fill_pattern(src_buf, BUF_BYTES);
+  for (size_t k = 0; k < 4; k++)
+    for (int j = 0; j < 2; j++) {
+      size_t es = SIZES[k];
+      int64_t step = STEPS[j];
+      if (!lt__stream_strided_has(step, es)) continue;
+      for (int64_t n = 0; n <= 200 / (int64_t)es; n += 1 + (int64_t)(7 / es))
+        for (int runs = 1; runs <= 3; runs++)
+          for (size_t dst_off = 0; dst_off < 64; dst_off += es) {
+            memset(got_buf, GUARD, BUF_BYTES);
+            memset(want_buf, GUARD, BUF_BYTES);
+            lt__run_stream s;
+            lt__run_stream_begin(&s, (char *)got_buf + dst_off);
+            size_t at = dst_off;
+            for (int r = 0; r < runs; r++) {
+              const unsigned char *src = src_buf + 2048 + (size_t)r * 8 * es;
+              lt__run_stream_gather(&s, (const char *)src, step, n + r, es);
+              naive_strided(want_buf + at, src, step, n + r, es);
+              at += (size_t)(n + r) * es;
+              if (r == 0) { /* a dense run of 5 elements between the first two */
+                lt__run_stream_put(&s, (const char *)src_buf + 100, 0, 1, 5 * (int64_t)es, false);
+                memcpy(want_buf + at, src_buf + 100, 5 * es);
+                at += 5 * es;
+              }
+            }
+            ck_assert_ptr_eq(lt__run_stream_next(&s), (char *)got_buf + at);
+            lt__run_stream_end(&s);
+            lt__stream_fence();
+            check_equal("run stream gather", step, n, dst_off, 2048, es);
+          }
+    }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
   int cases = LT__STREAM_NPATHS * 2 * 4;
@@ -195,6 +236,7 @@ static Suite *suite(void) {
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);
   tcase_add_test(forward, run_streams_put_runs_back_to_back_and_touch_nothing_around_them);
+  tcase_add_test(forward, run_streams_gather_runs_back_to_back_and_touch_nothing_around_them);
   suite_add_tcase(s, forward);
   return s;
 }

@@ -34,6 +34,10 @@ void lt__stream_copy(char *dst, const char *src, size_t n);
  * element alignment (the caller gathers another way); the caller fences. */
 bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es);
 
+/* Whether lt__stream_strided has a kernel for step and es on this CPU
+ * (it then fails only on a dst off its element alignment). */
+bool lt__stream_strided_has(int64_t step, size_t es);
+
 /* The instruction sets lt__stream_strided chooses from, best last. */
 typedef enum lt__stream_path { LT__STREAM_AVX2, LT__STREAM_AVX512, LT__STREAM_NPATHS } lt__stream_path;
 /* lt__stream_strided on one path (for tests); false also where this CPU
@@ -78,6 +82,12 @@ void lt__run_stream_begin(lt__run_stream *s, char *dst);
  * for each run a few runs before it is copied (a source read from
  * memory). */
 void lt__run_stream_put(lt__run_stream *s, const char *src, int64_t step, int64_t nruns, int64_t bytes, bool ahead);
+/* Appends dst[i] = src[i * step] for 0 <= i < n, elements of es bytes,
+ * its whole lines streamed by lt__stream_strided's kernels and the lines
+ * it shares with the runs beside it put together with theirs. Only where
+ * lt__stream_strided_has(step, es) and the span's next byte is
+ * element-aligned. */
+void lt__run_stream_gather(lt__run_stream *s, const char *src, int64_t step, int64_t n, size_t es);
 /* The span's end: where the next byte would go. */
 static inline char *lt__run_stream_next(const lt__run_stream *s) { return s->at + s->fill; }
 void lt__run_stream_end(lt__run_stream *s);

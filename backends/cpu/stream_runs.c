@@ -91,6 +91,28 @@ void lt__run_stream_put(lt__run_stream *s, const char *src, int64_t step, int64_
     put_sse2(s, src, step, nruns, bytes, ahead);
 }
 
+/* The line at s->at is complete (FLUSH_LINE, one line at a time). */
+static void flush_line(lt__run_stream *s) {
+  if (s->skip) memcpy(s->at + s->skip, s->line + s->skip, (size_t)(64 - s->skip));
+  else lt__stream_copy(s->at, s->line, 64);
+  s->at += 64, s->fill = 0, s->skip = 0;
+}
+
+void lt__run_stream_gather(lt__run_stream *s, const char *src, int64_t step, int64_t n, size_t es) {
+  const int64_t e = (int64_t)es, at_step = step * e;
+  int64_t i = 0;
+  for (; s->fill > 0 && i < n; i++) { /* the line the runs before began */
+    memcpy(s->line + s->fill, src + i * at_step, es);
+    if ((s->fill += e) == 64) flush_line(s);
+  }
+  int64_t whole = (n - i) * e / 64 * 64 / e; /* s->at is a line's start here, unless the run has ended */
+  if (whole > 0) {
+    lt__stream_strided(s->at, src + i * at_step, step, whole, es);
+    s->at += whole * e, i += whole;
+  }
+  for (; i < n; i++, s->fill += e) memcpy(s->line + s->fill, src + i * at_step, es); /* the next line's start */
+}
+
 void lt__run_stream_end(lt__run_stream *s) {
   if (s->fill > s->skip) memcpy(s->at + s->skip, s->line + s->skip, (size_t)(s->fill - s->skip));
   s->fill = s->skip = 0;

@@ -146,11 +146,14 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 #endif
 }
 
+static bool has_kernel(int64_t step, size_t es) {
+  return step == -1 ? es == 1 || es == 2 || es == 4 || es == 8 : step == 2 && (es == 4 || es == 8);
+}
+
 bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
-  bool has_kernel = step == -1 ? es == 1 || es == 2 || es == 4 || es == 8 : step == 2 && (es == 4 || es == 8);
   /* A dst off its element alignment (caller memory through lt_wrap) never
    * reaches a line boundary in whole elements. */
-  if (!has_kernel || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
+  if (!has_kernel(step, es) || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
   lt__prefetch_tail(dst + n * (int64_t)es, n * (int64_t)es);
   int64_t head = (int64_t)(((64 - ((uintptr_t)dst & 63)) & 63) / es);
   if (head > n) head = n;
@@ -164,5 +167,12 @@ bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int
 bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es) {
   for (int p = LT__STREAM_NPATHS - 1; p >= 0; p--)
     if (lt__stream_strided_on((lt__stream_path)p, dst, src, step, n, es)) return true;
+  return false;
+}
+
+bool lt__stream_strided_has(int64_t step, size_t es) {
+  if (!has_kernel(step, es)) return false;
+  for (int p = 0; p < LT__STREAM_NPATHS; p++)
+    if (path_runs((lt__stream_path)p)) return true;
   return false;
 }
