@@ -46,8 +46,8 @@ typedef struct run {
     memcpy(r->dst + i * r->dst_step, &v, sizeof v);                            \
   }
 
-/* A streamed gather (see streams_gather) with a step other than -1 or 2
- * (which lt__stream_strided reorders in registers) goes through a buffer
+/* A streamed gather (see streams_gather) that lt__stream_strided has no
+ * kernel for (those go through copy_gathered_span) goes through a buffer
  * in L1 and out with streaming stores (no read-for-ownership of the
  * destination's lines), the first piece ending where the destination's
  * lines begin. Its steps are short enough for several elements to share
@@ -93,7 +93,7 @@ static void move_run(const run *r, size_t es, bool stream) {
   if ((size_t)r->dst_step == es && r->src_step != 0) {
     int64_t stride = r->src_step / (int64_t)es;
     if (!stream) lt__gather(r->dst, r->src, stride, r->n, es, !r->big.src);
-    else if (!lt__stream_strided(r->dst, r->src, stride, r->n, es)) gather_streamed(r, es);
+    else gather_streamed(r, es);
     return;
   }
   if ((size_t)r->src_step == es) {
