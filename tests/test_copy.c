@@ -1243,6 +1243,21 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
 }
 END_TEST
 
+/* Past 8 MiB, permutations that keep a whole-line inner dim and read the
+ * source as at most 32 streams in the destination's order (BHTD to
+ * (0,2,1,3), H streams) go in that order on Intel cores, in the source's
+ * elsewhere: H at the limit and one past it, every element size, a
+ * reversed T. */
+START_TEST(large_permutations_of_whole_line_runs_from_few_streams_copy_every_element) {
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 12, 1400, 64}, (int[]){0, 2, 1, 3}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 32, 530, 64}, (int[]){0, 2, 1, 3}, 2);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 33, 510, 64}, (int[]){0, 2, 1, 3}, -1);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){3, 12, 4000, 64}, (int[]){0, 2, 1, 3}, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){2, 5, 14000, 64}, (int[]){0, 2, 1, 3}, -1);
+  check_permuted_copy(LT_I64, 4, (int64_t[]){2, 12, 700, 64}, (int[]){0, 2, 1, 3}, -1);
+}
+END_TEST
+
 /* Past 8 MiB, a batch of transposes whose source rows run on from one
  * outer index to the next goes in bands of source rows, each through
  * every outer index: rows a band and a part of one (F32: bands of 128,
@@ -1794,6 +1809,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
+  tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
 
