@@ -19,6 +19,7 @@
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
+#include "vendor.h"
 
 /* A call's buffer holds its rows x chunk elements: BUF_BYTES on the
  * stack unless a long buffer is taken (below); a call has at most
@@ -45,8 +46,13 @@ enum { PAIR_BYTES = 128 };
  * runs (32 KiB in L1) 0.72-0.79 of memcpy, 2 KiB runs (96 KiB) 0.83-0.88,
  * 1 KiB runs 0.78-0.79; 4 KiB runs level with 2 KiB, 8 KiB runs 0.70
  * and 16 KiB runs 0.47 (a bench_access run each), as 16 KiB runs were
- * slower on Zen 5. */
-enum { RUN_BYTES = 2048, LONG_BUF_BYTES = 131072 };
+ * slower on Zen 5. On a Xeon (AVX-512 with AMX), F32 wants short runs
+ * instead (BHTD (3,2,1,0), bench_access, two runs each:
+ * 2 KiB 0.54, 1 KiB 0.58, 512 bytes 0.71-0.73, 256 0.72-0.76; two
+ * threads 0.56 -> 0.74-0.76 at 512 bytes; at 64 MiB 0.97-0.98 -> 1.24-1.31),
+ * while bf16 there wants long ones (256 bytes 0.29, 1 KiB 0.36, 2 KiB
+ * 0.35-0.37, 4 KiB 0.37): RUN_BYTES_INTEL_F32 for that case alone. */
+enum { RUN_BYTES = 2048, RUN_BYTES_INTEL_F32 = 512, LONG_BUF_BYTES = 131072 };
 
 typedef struct group_plan {
   const lt__copy_args *a;
@@ -115,8 +121,8 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
  * dense run (and is not k), a call takes q of its indices: the fewest
  * that fill whole pairs of lines, within GROUP_MAX_ROWS rows; in a copy
  * that outgrows the caches (streamed), where those indices lie back to
- * back in the source, enough for runs of RUN_BYTES, within
- * LONG_BUF_BYTES of buffer. */
+ * back in the source, enough for runs of RUN_BYTES (or
+ * RUN_BYTES_INTEL_F32), within LONG_BUF_BYTES of buffer. */
 static void take_outer(group_plan *g, bool streamed) {
   const lt__copy_args *a = g->a;
   int o = g->first - 1;
@@ -128,7 +134,8 @@ static void take_outer(group_plan *g, bool streamed) {
   if (!streamed || a->src_strides[o] != a->shape[g->k]) return;
   /* A row's run per index of dim outer, and its bytes in the buffer, in whole tiles. */
   int64_t run = a->shape[g->k] * es, row_bytes = (a->shape[g->k] + t - 1) / t * t * es;
-  while (g->q * run < RUN_BYTES && g->q < a->shape[o] && 2 * g->q * g->rows <= GROUP_MAX_ROWS &&
+  int64_t enough = es == 4 && lt__intel_cores() ? RUN_BYTES_INTEL_F32 : RUN_BYTES;
+  while (g->q * run < enough && g->q < a->shape[o] && 2 * g->q * g->rows <= GROUP_MAX_ROWS &&
          2 * g->q * g->rows * row_bytes <= LONG_BUF_BYTES)
     g->q *= 2;
   if (g->q > g->q_lines) g->long_bytes = (size_t)(g->q * g->rows * row_bytes);

@@ -23,6 +23,7 @@
 #include "runs.h"
 #include "stream.h"
 #include "transpose.h"
+#include "vendor.h"
 
 /* Which sides of the whole copy outgrow the caches (lt__outgrows_cache):
  * read from or written to memory, whatever share a thread takes. */
@@ -404,14 +405,6 @@ enum { RUN_STREAM_MIN_BYTES = 256 };
  * in source order. */
 enum { DEST_ORDER_MAX_STREAMS = 32 };
 
-static bool reads_few_streams_faster(void) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_is("intel");
-#else
-  return false;
-#endif
-}
-
 static bool runs_in_destination_order(const lt__copy_args *a) {
   int row = a->ndim - 2;
   int64_t bytes = a->shape[row + 1] * (int64_t)lt__dtype_size(a->dst_dtype);
@@ -419,7 +412,7 @@ static bool runs_in_destination_order(const lt__copy_args *a) {
   if (a->dst_strides[row] != a->shape[row + 1]) return false;
   if (splits_lines) return bytes < 64 || bytes >= RUN_STREAM_MIN_BYTES;
   bool streams = row > 0 && a->src_strides[row - 1] == a->shape[row + 1] && a->shape[row] <= DEST_ORDER_MAX_STREAMS;
-  return streams && reads_few_streams_faster();
+  return streams && lt__intel_cores();
 }
 
 /* A copy of dense runs too large for the caches, streamed in source
