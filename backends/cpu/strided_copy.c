@@ -48,8 +48,8 @@ typedef struct run {
   }
 
 /* A streamed gather (see streams_gather) that lt__stream_strided has no
- * kernel for (those go through copy_gathered_span) goes through a buffer
- * in L1 and out with streaming stores (no read-for-ownership of the
+ * kernel for (those go through copy_in_destination_order) goes through a
+ * buffer in L1 and out with streaming stores (no read-for-ownership of the
  * destination's lines), the first piece ending where the destination's
  * lines begin. Its steps are short enough for several elements to share
  * a line, so the source is asked for into L2 a few pieces ahead. */
@@ -350,26 +350,34 @@ static void order_by_source(lt__copy_args *a) {
     }
 }
 
-/* One thread's share of runs_in_destination_order: indices [begin, end)
- * of the outermost dim, each row of runs (the dim next to the inner one)
- * put onto one span of the destination for as long as the rows continue
- * each other there. */
-static void copy_rows_of_runs(void *ctx, int64_t begin, int64_t end) {
+/* One thread's share of a copy written in the destination's order:
+ * indices [begin, end) of the outermost dim, the runs put onto one span
+ * of the destination for as long as they continue each other there, so
+ * that the lines they share go out whole and streamed. Dense runs go a
+ * row at a time (the dim next to the inner one; runs_in_destination_order),
+ * gathered ones (lt__run_stream_gather) one at a time. */
+static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   const parallel_copy *pc = ctx;
   lt__copy_args part = outer_share(pc->a, begin, end);
-  int64_t es = (int64_t)lt__dtype_size(part.dst_dtype), row = part.ndim - 2;
-  int64_t bytes = part.shape[row + 1] * es;
+  int64_t es = (int64_t)lt__dtype_size(part.dst_dtype);
+  int in = part.ndim - 1;
+  bool dense = part.src_strides[in] == 1;
+  int walk = dense ? in - 1 : in; /* the dim each step puts whole; the odometer steps those outside it */
   lt__run_stream s;
   lt__run_stream_begin(&s, part.dst);
   lt__odometer o = {.dst_off = 0};
   do {
     char *dst = part.dst + o.dst_off;
+    const char *src = part.src + o.src_off;
     if (dst != lt__run_stream_next(&s)) {
       lt__run_stream_end(&s);
       lt__run_stream_begin(&s, dst);
     }
-    lt__run_stream_put(&s, part.src + o.src_off, part.src_strides[row] * es, part.shape[row], bytes, pc->big.src);
-  } while (lt__odometer_step(&o, &part, (int)row, -1, es, es));
+    if (dense)
+      lt__run_stream_put(&s, src, part.src_strides[walk] * es, part.shape[walk], part.shape[in] * es, pc->big.src);
+    else
+      lt__run_stream_gather(&s, src, part.src_strides[in], part.shape[in], (size_t)es);
+  } while (lt__odometer_step(&o, &part, walk, -1, es, es));
   lt__run_stream_end(&s);
   lt__stream_fence();
 }
@@ -436,7 +444,7 @@ static bool runs_in_destination_order(const lt__copy_args *a) {
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big) {
   if (runs_in_destination_order(a)) {
     parallel_copy pc = {a, NULL, true, big};
-    lt__parallel_for(a->shape[0], bytes, copy_rows_of_runs, &pc);
+    lt__parallel_for(a->shape[0], bytes, copy_in_destination_order, &pc);
     return;
   }
   lt__copy_args walk = *a;
@@ -460,37 +468,6 @@ enum { MAX_STREAMED_STEP = 3 };
 static bool streams_gather(const lt__copy_args *a) {
   int64_t step = a->src_strides[a->ndim - 1];
   return a->dst_strides[a->ndim - 1] == 1 && step != 1 && step >= -MAX_STREAMED_STEP && step <= MAX_STREAMED_STEP;
-}
-
-/* One thread's share of a streamed gather that lt__stream_strided's
- * kernels do (a reversed run, every other element): indices [begin, end)
- * of the outermost dim, the runs put onto one span of the destination for
- * as long as they continue each other there, so that the lines where one
- * destination row ends and the next begins go out whole and streamed
- * too. Run by run, each took plain stores to its first and last lines,
- * which missed: Xeon, F32 rows of 11585 at 512 MiB, same-run ratio to
- * memcpy, bench_access, three runs in turn: step 2 0.50 -> 0.60-0.62,
- * reversed 0.80-0.82 -> 0.88-0.91; two threads 0.51-0.54 -> 0.59-0.62
- * and 0.81-0.87 -> 0.91-0.92 (rows of 16384, whose lines no two rows
- * share, one thread: 0.62 and 0.95-0.98); 64 MiB level. */
-static void copy_gathered_span(void *ctx, int64_t begin, int64_t end) {
-  const parallel_copy *pc = ctx;
-  lt__copy_args part = outer_share(pc->a, begin, end);
-  int64_t es = (int64_t)lt__dtype_size(part.dst_dtype);
-  int inner = part.ndim - 1;
-  lt__run_stream s;
-  lt__run_stream_begin(&s, part.dst);
-  lt__odometer o = {.dst_off = 0};
-  do {
-    char *dst = part.dst + o.dst_off;
-    if (dst != lt__run_stream_next(&s)) {
-      lt__run_stream_end(&s);
-      lt__run_stream_begin(&s, dst);
-    }
-    lt__run_stream_gather(&s, part.src + o.src_off, part.src_strides[inner], part.shape[inner], (size_t)es);
-  } while (lt__odometer_step(&o, &part, inner, -1, es, es));
-  lt__run_stream_end(&s);
-  lt__stream_fence();
 }
 
 lt_status lt__cpu_copy(const lt__copy_args *a) {
@@ -528,9 +505,19 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
   parallel_copy pc = {a, fast, stream, big};
+  /* A streamed gather that lt__stream_strided's kernels do (a reversed
+   * run, every other element) goes in the destination's order, so that
+   * the lines where one destination row ends and the next begins go out
+   * whole and streamed too. Run by run, each took plain stores to its
+   * first and last lines, which missed: Xeon, F32 rows of 11585 at 512
+   * MiB, same-run ratio to memcpy, bench_access, three runs in turn: step
+   * 2 0.50 -> 0.60-0.62, reversed 0.80-0.82 -> 0.88-0.91; two threads
+   * 0.51-0.54 -> 0.59-0.62 and 0.81-0.87 -> 0.91-0.92 (rows of 16384,
+   * whose lines no two rows share, one thread: 0.62 and 0.95-0.98); 64
+   * MiB level. */
   size_t es = lt__dtype_size(a->dst_dtype);
   if (stream && lt__stream_strided_has(a->src_strides[a->ndim - 1], es) && (uintptr_t)a->dst % es == 0) {
-    lt__parallel_for(a->shape[0], bytes, copy_gathered_span, &pc);
+    lt__parallel_for(a->shape[0], bytes, copy_in_destination_order, &pc);
     return LT_OK;
   }
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
