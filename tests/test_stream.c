@@ -131,17 +131,21 @@ START_TEST(the_best_path_matches_the_naive_loop) {
 }
 END_TEST
 
+/* lt__stream_copy, and lt__stream_copy_ahead (which also asks for the
+ * source ahead, past the buffer too: asking reads nothing). */
 START_TEST(forward_copies_match_memcpy) {
   fill_pattern(src_buf, BUF_BYTES);
-  for (size_t n = 0; n <= 600; n += 7)
-    for (size_t dst_off = 0; dst_off < 64; dst_off += 5) {
-      memset(got_buf, GUARD, BUF_BYTES);
-      memset(want_buf, GUARD, BUF_BYTES);
-      memcpy(want_buf + dst_off, src_buf + 3 + n, n);
-      lt__stream_copy((char *)got_buf + dst_off, (const char *)src_buf + 3 + n, n);
-      lt__stream_fence();
-      check_equal("forward", 1, (int64_t)n, dst_off, 3 + n, 1);
-    }
+  for (int ahead = 0; ahead <= 1; ahead++)
+    for (size_t n = 0; n <= 600; n += 7)
+      for (size_t dst_off = 0; dst_off < 64; dst_off += 5) {
+        memset(got_buf, GUARD, BUF_BYTES);
+        memset(want_buf, GUARD, BUF_BYTES);
+        memcpy(want_buf + dst_off, src_buf + 3 + n, n);
+        if (ahead) lt__stream_copy_ahead((char *)got_buf + dst_off, (const char *)src_buf + 3 + n, n);
+        else lt__stream_copy((char *)got_buf + dst_off, (const char *)src_buf + 3 + n, n);
+        lt__stream_fence();
+        check_equal(ahead ? "forward, ahead" : "forward", 1, (int64_t)n, dst_off, 3 + n, 1);
+      }
 }
 END_TEST
 

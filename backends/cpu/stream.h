@@ -26,6 +26,9 @@ static inline bool lt__outgrows_cache(int ndim, const int64_t *shape, const int6
  * of dst on (plain stores before it and after the last whole line); the
  * caller fences with lt__stream_fence before anyone else reads dst. */
 void lt__stream_copy(char *dst, const char *src, size_t n);
+/* lt__stream_copy from a source read from memory, each line's source
+ * asked for LT__READ_AHEAD bytes on as the copy goes. */
+void lt__stream_copy_ahead(char *dst, const char *src, size_t n);
 /* dst[i] = src[i * step] for 0 <= i < n, elements of es bytes, streamed
  * the way lt__stream_copy streams, each vector reordered in registers
  * (stream_strided.c): step -1 (a reversed run) for elements of 1, 2, 4

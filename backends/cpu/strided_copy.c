@@ -83,8 +83,8 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (large_dense_runs): what the
        * next runs read lies just ahead. */
-      if (r->big.src) lt__prefetch_l2(r->src + LT__READ_AHEAD, r->n * (int64_t)es);
-      lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
+      if (r->big.src) lt__stream_copy_ahead(r->dst, r->src, (size_t)r->n * es);
+      else lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
     return;
