@@ -70,7 +70,6 @@ typedef struct lt__tiling {
    * 512 rows 2 KiB apart in turn runs at half of sequential speed, 128
    * bytes at full. */
   int max_segs;
-  int64_t read_ahead; /* bytes along a strip (see lt__tile_read_ahead) */
   int64_t tail;       /* elements of each destination row past the full tiles */
   bool packed;        /* each destination row starts where the one before ends, off a line */
 } lt__tiling;
@@ -145,7 +144,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
 }
 
-/* A streamed tile first asks for the source of the tile this far ahead
+/* A streamed tile then asks for the source of the tile this far ahead
  * along its strip's walk (columns [cb, cb + width) of the panel), into
  * L2: a strip reads LT__STRIP_ROWS rows at once, as many streams as the
  * hardware prefetcher follows, and one thread's demand loads keep too few
@@ -154,21 +153,24 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
  * 512, 70% at 2048; prefetching into L1 no better). In a panel narrower
  * than that, the tile ahead lies in the next strip (BHTD (0,3,1,2), 64
  * columns: 67% -> 78%, where reading ahead along the row had read lines
- * of this strip). Source rows a multiple of LT__SET_PERIOD apart put a
- * tile's lines all in one set of L2, fewer ways than a pair has rows:
- * there the read-ahead goes LT__TILE_READ_AHEAD_SHARED bytes ahead, so
- * that fewer of its lines are pushed out before their tile reads them
- * (512^3 F32, rows 1 MiB apart, same-run ratio to memcpy, 256 -> 128
- * bytes: (2,1,0) 0.74-0.79 -> 0.80-0.84, (1,2,0) 0.89-0.95 -> 0.93-0.95;
- * 64 bytes and none were no better, and 128 for every layout took the
- * 2-D transpose, rows 46340 bytes apart, from 0.73-0.91 to 0.58). */
+ * of this strip). A streamed tile asks after its own loads, which then
+ * get the line-fill buffers first (the panels' walk, tuned on Zen 3,
+ * still asks before): on a Xeon (AVX-512 with AMX), F32 at
+ * 512 MiB, same-run ratio to memcpy, three runs in turn, before -> after:
+ * (0,2,1) 0.75-0.78 -> 0.84-0.87, (1,2,0) 0.73-0.74 -> 0.80-0.82, (2,0,1)
+ * 0.73-0.74 -> 0.77-0.82, BHTD (0,3,1,2) 0.55-0.58 -> 0.69-0.72, (2,1,0)
+ * 0.73-0.75 -> 0.79-0.80, the 2-D transpose 0.69-0.74 -> 0.62-0.72; at 64
+ * MiB (0,3,1,2) 1.02-1.06 -> 1.28-1.30, the rest level or ahead (not
+ * measured on Zen). Before, source rows a multiple of 64 KiB apart (a
+ * tile's lines all in one set of L2) went 128 bytes ahead, which Zen 4
+ * had measured ahead of 256 there ((2,1,0) of 512^3 0.74-0.79 ->
+ * 0.80-0.84); asked for after the loads, (2,1,0) on the Xeon measured
+ * 0.59-0.61 at 64 bytes, 0.62-0.70 at 128, 0.79 at 256, 0.54-0.57 at 512. */
 #define LT__TILE_READ_AHEAD 256
-#define LT__TILE_READ_AHEAD_SHARED 128
-#define LT__SET_PERIOD 65536 /* bytes: L2 size / ways, 512 KiB-1 MiB of 8-16 ways */
 
 static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c, int64_t cb, int64_t width,
                                        int64_t strip, int segs) {
-  int64_t k = c - cb + g->read_ahead / g->es; /* columns into the walk from cb */
+  int64_t k = c - cb + LT__TILE_READ_AHEAD / g->es; /* columns into the walk from cb */
   int64_t ra = r + k / width * strip;
   if (ra >= g->r0 + g->nrows) return;
   const char *p = g->src + ra * g->sld + (cb + k % width) * g->es;
@@ -235,9 +237,9 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
       for (int64_t c = cb; c < cb + width; c += g->t)
         for (int64_t r = rs, end = lt__min64(rs + strip, r_end), segs; r < end; r += segs * g->t) {
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
-          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL, ends ? ends + (c - cb) * 128 : NULL,
                       (int)segs);
+          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
         }
     if (ends) lt__flush_ends(g, cb, width, ends, ends + panel * 128, edge);
   }
@@ -351,9 +353,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                   .sld = src_ld * es,
                   .es = es,
                   .t = 64 / es,
-                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1,
-                  .read_ahead = (src_ld * es) % LT__SET_PERIOD == 0 ? LT__TILE_READ_AHEAD_SHARED
-                                                                    : LT__TILE_READ_AHEAD};
+                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
