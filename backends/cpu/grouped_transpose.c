@@ -47,11 +47,11 @@ enum { PAIR_BYTES = 128 };
  * 1 KiB runs 0.78-0.79; 4 KiB runs level with 2 KiB, 8 KiB runs 0.70
  * and 16 KiB runs 0.47 (a bench_access run each), as 16 KiB runs were
  * slower on Zen 5. On a Xeon (AVX-512 with AMX), F32 wants short runs
- * instead (BHTD (3,2,1,0), bench_access, two runs each:
- * 2 KiB 0.54, 1 KiB 0.58, 512 bytes 0.71-0.73, 256 0.72-0.76; two
- * threads 0.56 -> 0.74-0.76 at 512 bytes; at 64 MiB 0.97-0.98 -> 1.24-1.31),
- * while bf16 there wants long ones (256 bytes 0.29, 1 KiB 0.36, 2 KiB
- * 0.35-0.37, 4 KiB 0.37): RUN_BYTES_INTEL_F32 for that case alone. */
+ * instead (BHTD (3,2,1,0), bench_access, two runs each: 2 KiB 0.54, 1
+ * KiB 0.58, 512 bytes 0.71-0.73, 256 0.72-0.76; two threads 0.56 ->
+ * 0.74-0.76 at 512 bytes; at 64 MiB 0.97-0.98 -> 1.24-1.31), while bf16
+ * there wants long ones (256 bytes 0.29, 1 KiB 0.36, 2 KiB 0.35-0.37, 4
+ * KiB 0.37): RUN_BYTES_INTEL_F32 for that case alone. */
 enum { RUN_BYTES = 2048, RUN_BYTES_INTEL_F32 = 512, LONG_BUF_BYTES = 131072 };
 
 typedef struct group_plan {

@@ -155,8 +155,8 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
  * columns: 67% -> 78%, where reading ahead along the row had read lines
  * of this strip). A streamed tile asks after its own loads, which then
  * get the line-fill buffers first (the panels' walk, tuned on Zen 3,
- * still asks before): on a Xeon (AVX-512 with AMX), F32 at
- * 512 MiB, same-run ratio to memcpy, three runs in turn, before -> after:
+ * still asks before): on a Xeon (AVX-512 with AMX), F32 at 512 MiB,
+ * same-run ratio to memcpy, three runs in turn, before -> after:
  * (0,2,1) 0.75-0.78 -> 0.84-0.87, (1,2,0) 0.73-0.74 -> 0.80-0.82, (2,0,1)
  * 0.73-0.74 -> 0.77-0.82, BHTD (0,3,1,2) 0.55-0.58 -> 0.69-0.72, (2,1,0)
  * 0.73-0.75 -> 0.79-0.80, the 2-D transpose 0.69-0.74 -> 0.62-0.72; at 64
