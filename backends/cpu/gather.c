@@ -188,9 +188,10 @@ static bool masked_fits(int64_t stride, int64_t n, size_t es) {
  * 0.064-0.083 -> 0.100 (F32 s=16, reading the same lines, 0.11); F16 s=5
  * 0.135-0.156 -> 0.30-0.31, s=6 0.13-0.18 -> 0.24-0.26; from 64 MiB
  * (three runs) U8 s=12 0.147-0.152 -> 0.18-0.21, s=16 0.130-0.142 ->
- * 0.15-0.21, the rest level; from 512 MiB level. Steps 2-4 keep their loops: taken masked
- * they measured level or a little slower (F32 s=4 from 1 MiB 0.386-0.396
- * -> 0.350-0.380); step 8 of bytes and halves measured level either way. */
+ * 0.15-0.21, the rest level; from 512 MiB level. Steps 2-4 keep their
+ * loops: taken masked they measured level or a little slower (F32 s=4
+ * from 1 MiB 0.386-0.396 -> 0.350-0.380); step 8 of bytes and halves
+ * measured level either way. */
 enum { MASKED_GATHER_MIN_STRIDE = 5 };
 
 void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es, bool cached) {

@@ -1,9 +1,7 @@
 /* The CPU strided copy. The core's planner (copy_plan.c) has ordered the
  * dims by the destination, merged what it could and named the kind of
- * loop. A true transpose goes to the 2-D tile kernels (transpose/) over
- * the dims that are unit-stride on each side, or, where the destination's
- * unit-stride dim is shorter than a tile, over a group of its inner dims
- * (grouped_transpose.c); everything else is an outer
+ * loop. A true transpose goes to the 2-D tile kernels
+ * (tiled_transpose.c); everything else is an outer
  * odometer over all but the innermost dim with one inner run per step: a
  * memcpy when both sides are dense, a typed strided loop otherwise, or a
  * conversion when the dtypes differ. Large copies that cannot fail are
@@ -11,18 +9,16 @@
 #include <string.h>
 
 #include "cast.h"
-#include "libtensor/threads.h"
 #include "cpu_kernels.h"
 #include "dtype.h"
 #include "error.h"
 #include "gather.h"
-#include "grouped_transpose.h"
 #include "layout.h"
 #include "odometer.h"
 #include "pool.h"
 #include "runs.h"
 #include "stream.h"
-#include "transpose.h"
+#include "tiled_transpose.h"
 #include "vendor.h"
 
 /* Which sides of the whole copy outgrow the caches (lt__outgrows_cache):
@@ -218,94 +214,6 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
   return LT_OK;
 }
 
-/* ---- true transposes: the 2-D tile kernel over dims (inner, k) ---- */
-
-/* Can the tile kernel do this copy? Same dtype, and positive leading
- * dimensions (a negative stride on either unit dim takes the general
- * path). */
-static bool tileable(const lt__copy_args *a) {
-  if (a->kind != LT__PLAN_TRANSPOSE || a->dst_dtype != a->src_dtype) return false;
-  int in = a->ndim - 1, k = a->transpose_dim;
-  return a->src_strides[in] >= 1 && a->dst_strides[k] >= 1;
-}
-
-/* Outer indices per thread from which threads split a transpose by them
- * (see lt__cpu_copy). */
-enum { OUTER_PER_THREAD = 2 };
-
-typedef struct tile_job {
-  const lt__copy_args *a;
-  lt__transpose_fn fn;
-  int64_t band; /* source rows per call (see banded_rows); all of them unless banded */
-} tile_job;
-
-/* Columns [c0, c1) of dim k (rows of the destination, so threads write
- * disjoint lines), for every index of the other outer dims. */
-static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
-  const tile_job *j = ctx;
-  const lt__copy_args *a = j->a;
-  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
-  int in = a->ndim - 1, k = a->transpose_dim;
-  char *dst = a->dst + c0 * a->dst_strides[k] * es;
-  const char *src = a->src + c0 * es;
-  lt__odometer o = {.dst_off = 0};
-  do
-    j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], a->shape[in], c1 - c0);
-  while (lt__odometer_step(&o, a, in, k, es, es));
-}
-
-/* A streamed batch of transposes whose source rows run on from one
- * outer index to the next (the innermost outer dim steps one row: (2,1,0)
- * of a cube, rows i of src[i][j][k] over j) goes in bands of source rows,
- * each band through every outer index before the next: each of the
- * band's rows is then read as one long run, where a whole transpose per
- * outer index reads every row for one row's length and jumps to the next.
- * Xeon (AVX-512 with AMX, 2 MiB L2), F32 (2,1,0), same-run ratio to
- * memcpy: 512^3, one thread, medians of 7, four runs, whole 0.58-0.59,
- * bands of 64 rows 0.77-0.82, 128 0.80-0.83, 256 0.71, 32 0.70-0.74;
- * bench_access, three runs in turn, whole -> bands of 512 bytes: 512 MiB
- * 0.62-0.64 -> 0.75-0.81, two threads 0.65-0.66 -> 0.79-0.81, 64 MiB
- * 1.19-1.30 -> 1.40-1.45 (not measured on Zen). Bands start destination
- * rows on a line only where the rows do (bands of 100 rows of 500^3:
- * 0.64 -> 0.44), so only line-aligned destinations take them. */
-enum { BAND_BYTES = 512 };
-
-static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
-  int in = a->ndim - 1, k = a->transpose_dim;
-  int b = in - 1 == k ? in - 2 : in - 1; /* the odometer's innermost dim */
-  int64_t rows = a->shape[in], band = BAND_BYTES / es;
-  bool runs_on = b >= 0 && a->src_strides[b] == a->shape[k];
-  bool lines = a->dst_strides[k] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
-  return runs_on && lines && rows > band ? band : rows;
-}
-
-/* Outer indices [i0, i1) (the dims other than k and the innermost, in
- * row-major order), every column of k each, a band of rows at a time. */
-static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
-  const tile_job *j = ctx;
-  const lt__copy_args *a = j->a;
-  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
-  int in = a->ndim - 1, k = a->transpose_dim;
-  lt__odometer at = {.dst_off = 0};
-  for (int64_t i = i0, d = in - 1; d >= 0; d--) { /* the odometer at i0 */
-    if (d == k) continue;
-    at.idx[d] = i % a->shape[d];
-    i /= a->shape[d];
-    at.dst_off += at.idx[d] * a->dst_strides[d] * es;
-    at.src_off += at.idx[d] * a->src_strides[d] * es;
-  }
-  for (int64_t r0 = 0; r0 < a->shape[in]; r0 += j->band) {
-    char *dst = a->dst + r0 * es;
-    const char *src = a->src + r0 * a->src_strides[in] * es;
-    int64_t rows = a->shape[in] - r0 < j->band ? a->shape[in] - r0 : j->band;
-    lt__odometer o = at;
-    for (int64_t i = i0; i < i1; i++) {
-      j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], rows, a->shape[k]);
-      lt__odometer_step(&o, a, in, k, es, es);
-    }
-  }
-}
-
 /* ---- everything else ---- */
 
 typedef struct parallel_copy {
@@ -362,7 +270,7 @@ static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   int64_t es = (int64_t)lt__dtype_size(part.dst_dtype);
   int in = part.ndim - 1;
   bool dense = part.src_strides[in] == 1;
-  int walk = dense ? in - 1 : in; /* the dim each step puts whole; the odometer steps those outside it */
+  int walk = dense ? in - 1 : in; /* the dim each step writes whole; the odometer steps those outside it */
   lt__run_stream s;
   lt__run_stream_begin(&s, part.dst);
   lt__odometer o = {.dst_off = 0};
@@ -481,24 +389,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
-  if (tileable(a)) {
-    if (lt__grouped_transpose(a)) return LT_OK;
-    /* A batch of transposes whose slices are each small but together
-     * outgrow the caches streams every slice. */
-    size_t es = lt__dtype_size(a->dst_dtype);
-    bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
-    tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), a->shape[a->ndim - 1]};
-    if (batch_large) j.band = banded_rows(a, (int64_t)es);
-    /* Threads take whole outer indices where there are a few per thread:
-     * split by columns, two threads would each read every source line of
-     * a narrow transpose (BHTD (0,3,1,2): 64 columns) for half its bytes. */
-    int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
-    if (outer >= OUTER_PER_THREAD * lt_get_num_threads())
-      lt__parallel_for(outer, bytes, transpose_outer, &j);
-    else
-      lt__parallel_for(a->shape[a->transpose_dim], bytes, transpose_cols, &j);
-    return LT_OK;
-  }
+  if (lt__tiled_transpose(a, numel, bytes)) return LT_OK;
   if (a->kind == LT__PLAN_RUNS && same && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES) {
     large_dense_runs(a, bytes, big);
     return LT_OK;
