@@ -886,6 +886,7 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   /* Steps longer than VECTOR_STEP_BYTES, and step 8, from a source past 8
    * MiB, whose output stays small. */
   check_gather(LT_F32, 8, 300001);
+  check_gather(LT_I64, 8, 150001);
   check_gather(LT_F32, 11, 200003);
   check_gather(LT_F32, -16, 140001);
   check_gather(LT_I64, 5, 220001);

@@ -1,5 +1,5 @@
 /* Gathers and scatters with a fixed small stride. Each common stride (-1,
- * 2, 3, 4, 8 for gathers, 8 only from a source in cache; -1, 2, 3 for
+ * 2, 3, 4, 8 for gathers, 8 from memory only on Intel cores; -1, 2, 3 for
  * scatters) gets a loop of its own with the stride a constant, which the
  * compiler turns into vector loads and permutes; other strides take an
  * unrolled loop (GATHER_ANY, SCATTER_ANY), except where the copy's side
@@ -14,6 +14,7 @@
 #include "gather.h"
 
 #include "short_steps_avx512.h"
+#include "vendor.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ISA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -73,7 +74,12 @@
  * ahead at s=32 and 64 (0.108-0.116 -> 0.101-0.104, 0.091-0.096 ->
  * 0.083-0.086); Zen 4 had s=16 at half the speed. Out of cache the
  * scalar steps beat step 8's own loop too (Zen 4, 512 MiB, three rounds:
- * 0.227-0.232 -> 0.245-0.253; step 4's own loop level with them). */
+ * 0.227-0.232 -> 0.245-0.253; step 4's own loop level with them), but
+ * Intel cores keep it: on a Xeon (AVX-512 with AMX), F32 from 64 MiB,
+ * same-run ratio to memcpy, scalar -> own loop: bench_access, two runs
+ * each, 0.270-0.275 -> 0.314-0.315 (512 MiB 0.142 -> 0.147, F64 level);
+ * bench/peers.py over NumPy's buffers, three runs each, 0.25-0.29 ->
+ * 0.33-0.36, where NumPy read 0.30-0.33. */
 enum { VECTOR_STEP_BYTES = 32 };
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -122,14 +128,15 @@ enum { ONE_STORE_MIN_BYTES = 16, ONE_STORE_MAX_BYTES = 64 };
     if (step_bytes > 64 && step_bytes <= FAR_STEP_MAX_BYTES) ahead = FAR_ELEMENTS * stride * (int64_t)sizeof(T); \
     GATHER_ANY(T, ahead);                                                                      \
   }                                                                                            \
-  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached) { \
+  ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached, \
+                                       bool intel) {                                                                \
     switch (stride) {                                                                          \
     case -1: GATHER(T, -1); break;                                                             \
     case 2: GATHER(T, 2); break;                                                               \
     case 3: GATHER(T, 3); break;                                                               \
     case 4: GATHER(T, 4); break;                                                               \
     case 8:                                                                                    \
-      if (cached) GATHER(T, 8);                                                                \
+      if (cached || intel) GATHER(T, 8);                                                       \
       else gather_any_##NAME(d, s, stride, n);                                                 \
       break;                                                                                   \
     default: {                                                                                 \
@@ -199,11 +206,12 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
     lt__gather_masked(dst, src, stride, n, es);
     return;
   }
+  bool intel = lt__intel_cores();
   switch (es) {
-  case 1: gather_u8(dst, src, stride, n, cached); break;
-  case 2: gather_u16(dst, src, stride, n, cached); break;
-  case 4: gather_u32(dst, src, stride, n, cached); break;
-  default: gather_u64(dst, src, stride, n, cached); break;
+  case 1: gather_u8(dst, src, stride, n, cached, intel); break;
+  case 2: gather_u16(dst, src, stride, n, cached, intel); break;
+  case 4: gather_u32(dst, src, stride, n, cached, intel); break;
+  default: gather_u64(dst, src, stride, n, cached, intel); break;
   }
 }
 

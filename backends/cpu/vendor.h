@@ -1,8 +1,9 @@
 /* Internal: whether this CPU's cores are Intel's, for the few walks whose
  * best choice measured opposite on Intel and AMD cores: dense runs read
  * from a few streams in the destination's order (strided_copy.c,
- * runs_in_destination_order) and the run length of grouped F32
- * transposes (grouped_transpose.c, take_outer). Each use gives its
+ * runs_in_destination_order), the run length of grouped F32
+ * transposes (grouped_transpose.c, take_outer) and the loop of step-8
+ * gathers from memory (gather.c). Each use gives its
  * figures; everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
