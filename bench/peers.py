@@ -6,8 +6,8 @@ Each case is measured on the three sides in turn before the next case:
 libtensor through ctypes (--lib, default build/libtensor.so) with
 lt_copy(dst, view) into a preallocated dst (with --alloc, lt_contiguous or,
 for a view that is contiguous already, lt_clone, then lt_release), over
-the numpy side's buffers (see line_aligned), each view's layout wrapped
-with lt_wrap; numpy with
+buffers allocated as the numpy side's are (see line_aligned), each view's
+layout wrapped with lt_wrap; numpy with
 np.copyto(dst, view) (with --alloc, np.ascontiguousarray(view)); torch with
 dst.copy_(view) (with --alloc, view.contiguous()). lt_set_num_threads and
 torch.set_num_threads take --threads; numpy's copies are single-threaded at
@@ -15,10 +15,17 @@ any --threads. Every side's ratio is to the same memcpy, np.copyto of
 contiguous arrays (split over --threads Python threads, as numpy releases
 the GIL while copying), timed in turn with the case sample by sample
 (median of the pairs' ratios). The last column, lead, is libtensor's ratio
-over the best peer's. (Run one after another in separate processes, as
-bench_access and this script once were, the sides differed by up to a
-fifth on cases where in one process they tie: the machine's state moves
-between processes more than the pairing with memcpy cancels. Each side
+over the best peer's. Each side reads and writes buffers of its own: a
+side that ran just after another over the same buffers found the lines
+that one had brought into the last-level cache, and on sizes that the
+cache half holds that favoured whoever ran second (64 MiB, lead of
+libtensor run first -> run second over numpy's buffers, two runs each:
+strided read s=32 0.80-0.82 -> 1.13-1.15, s=64 0.89-0.91 -> 1.20-1.26,
+strided write s=64 0.59-0.71 -> 1.11-1.51). (Run one after another in
+separate processes, as bench_access and this script once were, the
+sides differed by up to a fifth on cases where in one process they tie:
+the machine's state moves between processes more than the pairing with
+memcpy cancels. Each side
 pays Python's call overhead, under a microsecond (a 16-float copy: 0.63
 us through ctypes, 0.56 us np.copyto, 0.80 us copy_), 2-3% of a 1 MiB
 copy; bench_access measures libtensor without it.)
@@ -144,7 +151,7 @@ def line_aligned(n):
 
 class NumpyPeer:
     name = "numpy"
-    buffer_kind = "numpy"  # peers of one kind share their buffers
+    buffer_kind = "numpy"  # each side its own buffers (see the header)
 
     def buffers(self, n):
         src = line_aligned(n)
@@ -181,9 +188,10 @@ LT_F32, LT_HOST = 0, LtDevice(0, 0)
 
 
 class LibtensorPeer(NumpyPeer):
-    """libtensor over NumPy's buffers: NumPy builds each view, and lt_wrap
-    takes its layout (first element, shape, strides), the layout access.c
-    builds with lt_slice, lt_permute and lt_expand."""
+    """libtensor over NumPy arrays of its own: NumPy builds each view, and
+    lt_wrap takes its layout (first element, shape, strides), the layout
+    access.c builds with lt_slice, lt_permute and lt_expand."""
+    buffer_kind = "libtensor"
     name = "libtensor"
 
     def __init__(self, path, threads):
@@ -374,7 +382,7 @@ def measure_size(peers, mib, args):
 
 def open_sides(args):
     """The sides that can run, and {side: why not} for those that cannot."""
-    if np is None:  # libtensor runs over numpy's buffers; numpy gives the memcpy base
+    if np is None:  # libtensor runs over numpy arrays; numpy gives the memcpy base
         return [], {"libtensor": "skipped: needs numpy", "numpy": "skipped: numpy not installed",
                     "torch": "skipped: needs numpy"}
     sides, absent = [], {}
@@ -431,7 +439,8 @@ def print_table(args, cells):
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
     print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
     print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of a memcpy")
-    print("timed in turn with it; the three sides of a case measured one after another in one process;")
+    print("timed in turn with it; the three sides of a case measured one after another in one process,")
+    print("each over buffers of its own;")
     print("lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster),")
     print("~ where the middle halves of the two sides' sample ratios overlap (within the run's drift)\n")
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
