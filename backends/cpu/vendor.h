@@ -2,9 +2,10 @@
  * best choice measured opposite on Intel and AMD cores: dense runs read
  * from a few streams in the destination's order (strided_copy.c,
  * runs_in_destination_order), the run length of grouped F32
- * transposes (grouped_transpose.c, take_outer) and the loop of step-8
- * gathers from memory (gather.c). Each use gives its
- * figures; everywhere else one choice serves both. */
+ * transposes (grouped_transpose.c, take_outer), the loop of step-8
+ * gathers from memory (gather.c) and the order of cached transposes'
+ * tiles (transpose/transpose_tiled.h, lt__tiles_cached). Each use gives
+ * its figures; everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
 
