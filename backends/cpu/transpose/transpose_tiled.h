@@ -101,6 +101,18 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
+/* Asks for the source of the tile below tile (r, c), if any, into L1, and
+ * for tiles of at most 16 rows, its destination lines for writing (see
+ * lt__tiles_cached). */
+static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
+  if (r + g->t >= g->r0 + g->nrows) return;
+  const char *p = g->src + (r + g->t) * g->sld + c * g->es;
+  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
+  if (g->es < 4) return;
+  char *q = g->dst + c * g->dld + (r + g->t) * g->es;
+  for (int64_t j = 0; j < g->t; j++) __builtin_prefetch(q + j * g->dld, 1, 3);
+}
+
 /* Cached output: strips of a tile's rows of the side whose rows lie
  * further apart, each walked along its rows, so that those rows are read
  * or written in order, while the other side, whose rows lie close, is
@@ -135,7 +147,7 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
  * -> 0.55-0.67, 500 x 524 0.45 -> 0.62-0.63, 100 x 2600 0.42 ->
  * 0.55-0.59, 32 x 8192 0.58 -> 0.77; 64 x 256 and 48 x 2000 level.
  * There, too, asking for the next tile down into L1 after each tile
- * loads pays (lt__tile_below): F32, same-run ratio to memcpy, three runs
+ * pays (lt__tile_below): F32, same-run ratio to memcpy, three runs
  * each, 64^3 (2,1,0) 0.37-0.43 -> 0.46-0.53, 512^2 0.54-0.59 ->
  * 0.58-0.61 (bench_access at 1 MiB, three runs in turn: (2,1,0)
  * 0.38-0.39 -> 0.46-0.50, the 2-D transpose 0.52-0.56 -> 0.57-0.62, the
@@ -148,17 +160,6 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
  * 0.62-0.63; but bf16's 32 and u8's 64 rows a tile measured mixed or
  * slower (u8 2-D 0.43 -> 0.37-0.38). */
 #define LT__BAND_TILES 4
-
-/* Asks for the source of the tile below tile (r, c), if any, into L1, and
- * for tiles of at most 16 rows, its destination lines for writing. */
-static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
-  if (r + g->t >= g->r0 + g->nrows) return;
-  const char *p = g->src + (r + g->t) * g->sld + c * g->es;
-  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
-  if (g->es < 4) return;
-  char *q = g->dst + c * g->dld + (r + g->t) * g->es;
-  for (int64_t j = 0; j < g->t; j++) __builtin_prefetch(q + j * g->dld, 1, 3);
-}
 
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
                                                                    bool banded) {
