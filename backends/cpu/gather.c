@@ -79,7 +79,7 @@
  * same-run ratio to memcpy, scalar -> own loop: bench_access, two runs
  * each, 0.270-0.275 -> 0.314-0.315 (512 MiB 0.142 -> 0.147, F64 level);
  * bench/peers.py over NumPy's buffers, three runs each, 0.25-0.29 ->
- * 0.33-0.36, where NumPy read 0.30-0.33. */
+ * 0.33-0.36, where NumPy read 0.27-0.33. */
 enum { VECTOR_STEP_BYTES = 32 };
 
 #if defined(__GNUC__) && !defined(__clang__)

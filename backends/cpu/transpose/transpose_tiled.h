@@ -141,8 +141,8 @@ static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
  * the opposite of Zen 5, and always go down columns of tiles, writing
  * the destination's rows in order whichever side's rows lie further
  * apart: on a Xeon (AVX-512 with AMX), F32, same-run ratio to memcpy,
- * medians of three, three runs each, source rows further apart, along
- * them -> down columns: 64 x 4096 0.46-0.48 -> 0.65-0.69, 64^3 (1,2,0)
+ * medians of three, two or three runs each, source rows further apart,
+ * along them -> down columns: 64 x 4096 0.46-0.48 -> 0.65-0.69, 64^3 (1,2,0)
  * 0.45 -> 0.69-0.71, 128 x 2048 0.45-0.49 -> 0.61, 256 x 1024 0.44-0.46
  * -> 0.55-0.67, 500 x 524 0.45 -> 0.62-0.63, 100 x 2600 0.42 ->
  * 0.55-0.59, 32 x 8192 0.58 -> 0.77; 64 x 256 and 48 x 2000 level.
@@ -170,16 +170,16 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
           lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
     return;
   }
-  if (g->sld > g->dld && !lt__intel_cores()) {
+  bool intel = lt__intel_cores();
+  if (g->sld > g->dld && !intel) {
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
       for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
     return;
   }
-  bool below = lt__intel_cores();
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) {
       lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
-      if (below) lt__tile_below(g, r, c);
+      if (intel) lt__tile_below(g, r, c);
     }
 }
 
