@@ -2,12 +2,11 @@
 """bench/peers.py: the access-cost cases of bench_access run through
 libtensor, NumPy and PyTorch in one process, printed side by side.
 
-Each case is measured on the three sides in turn before the next case:
+Each case is measured on the three sides together before the next case:
 libtensor through ctypes (--lib, default build/libtensor.so) with
 lt_copy(dst, view) into a preallocated dst (with --alloc, lt_contiguous or,
-for a view that is contiguous already, lt_clone, then lt_release), over
-buffers allocated as the numpy side's are (see line_aligned), each view's
-layout wrapped with lt_wrap; numpy with
+for a view that is contiguous already, lt_clone, then lt_release), each
+view's layout (over numpy's arrays) wrapped with lt_wrap; numpy with
 np.copyto(dst, view) (with --alloc, np.ascontiguousarray(view)); torch with
 dst.copy_(view) (with --alloc, view.contiguous()). lt_set_num_threads and
 torch.set_num_threads take --threads; numpy's copies are single-threaded at
@@ -15,17 +14,22 @@ any --threads. Every side's ratio is to the same memcpy, np.copyto of
 contiguous arrays (split over --threads Python threads, as numpy releases
 the GIL while copying), timed in turn with the case sample by sample
 (median of the pairs' ratios). The last column, lead, is libtensor's ratio
-over the best peer's. Each side reads and writes buffers of its own: a
-side that ran just after another over the same buffers found the lines
-that one had brought into the last-level cache, and on sizes that the
-cache half holds that favoured whoever ran second (64 MiB, lead of
-libtensor run first -> run second over numpy's buffers, two runs each:
-strided read s=32 0.80-0.82 -> 1.13-1.15, s=64 0.89-0.91 -> 1.20-1.26,
-strided write s=64 0.59-0.71 -> 1.11-1.51). (Run one after another in
-separate processes, as bench_access and this script once were, the
-sides differed by up to a fifth on cases where in one process they tie:
-the machine's state moves between processes more than the pairing with
-memcpy cancels. Each side
+over the best peer's. All sides copy over the same two buffers, and their
+samples of a case interleave: each round takes one (memcpy, case) pair of
+samples from every side in turn. A side that ran a whole case just after
+another over the same buffers found the lines that one had brought into
+the last-level cache (64 MiB, lead of libtensor run first -> run second
+over numpy's buffers, two runs each: strided read s=32 0.80-0.82 ->
+1.13-1.15, s=64 0.89-0.91 -> 1.20-1.26, strided write s=64 0.59-0.71 ->
+1.11-1.51); interleaved, every sample follows another side's over the
+same lines. Buffers of each side's own, the previous cure, sat on other
+physical pages, and at 1 MiB (both buffers fill a 2 MiB L2) pages alone moved a
+copy by a tenth (np.copyto and lt_copy of 1 MiB over one pair of arrays
+65.5 and 65.6-68.3 GB/s, over a second pair 57.0 and 56.8-57.0, where
+both call the same memcpy). (Run one after another in separate processes, as bench_access
+and this script once were, the sides differed by up to a fifth on cases
+where in one process they tie: the machine's state moves between processes
+more than the pairing with memcpy cancels. Each side
 pays Python's call overhead, under a microsecond (a 16-float copy: 0.63
 us through ctypes, 0.56 us np.copyto, 0.80 us copy_), 2-3% of a 1 MiB
 copy; bench_access measures libtensor without it.)
@@ -104,20 +108,24 @@ def middle_half(values):
     return v[quarter], v[len(v) - 1 - quarter]
 
 
-def paired_gbs(run, nbytes, base, base_bytes, reps):
-    """(GB/s of run, GB/s of base, ratio, (q1, q3)): each of the reps
-    samples of run timed in turn with one of base (the memcpy), as
-    access.c's measure_paired does, because the bandwidth of a shared
-    machine drifts within a run; GB/s are medians of the samples, the
-    ratio the median of the pairs' ratios, beside their middle half."""
-    kb, k = batch_length(base), batch_length(run)
-    gbs, base_gbs, ratios = [], [], []
+def interleaved_gbs(runs, base, base_bytes, reps):
+    """For each (run, bytes one call moves) in runs, the sides of one case:
+    (GB/s, GB/s of base, ratio, (q1, q3)). Each of the reps rounds times,
+    side after side, a sample of base (the memcpy) and then one of the
+    side's run, as access.c's measure_paired pairs them, because the
+    bandwidth of a shared machine drifts within a run; GB/s are medians of
+    the samples, the ratio the median of the pairs' ratios, beside their
+    middle half."""
+    kb, ks = batch_length(base), [batch_length(run) for run, _ in runs]
+    samples = [([], [], []) for _ in runs]
     for _ in range(reps):
-        tb, t = timed(base, kb), timed(run, k)
-        gbs.append(nbytes / t / 1e9)
-        base_gbs.append(base_bytes / tb / 1e9)
-        ratios.append(gbs[-1] / base_gbs[-1])
-    return statistics.median(gbs), statistics.median(base_gbs), statistics.median(ratios), middle_half(ratios)
+        for (run, nbytes), k, (gbs, base_gbs, ratios) in zip(runs, ks, samples):
+            tb, t = timed(base, kb), timed(run, k)
+            gbs.append(nbytes / t / 1e9)
+            base_gbs.append(base_bytes / tb / 1e9)
+            ratios.append(gbs[-1] / base_gbs[-1])
+    return [(statistics.median(gbs), statistics.median(base_gbs), statistics.median(ratios), middle_half(ratios))
+            for gbs, base_gbs, ratios in samples]
 
 
 def matrix_shape(n):
@@ -151,14 +159,19 @@ def line_aligned(n):
 
 class NumpyPeer:
     name = "numpy"
-    buffer_kind = "numpy"  # each side its own buffers (see the header)
 
-    def buffers(self, n):
+    @staticmethod
+    def shared_buffers(n):
+        """The source and destination every side copies over."""
         src = line_aligned(n)
         src[...] = np.arange(n, dtype=np.int64) % 1021 + 1
         dst = line_aligned(n)
         dst[...] = 0  # pages touched now
         return src, dst
+
+    def adopt(self, a):
+        """The side's own array over numpy array a's memory."""
+        return a
 
     def slice(self, a, step):
         return a[..., ::step]
@@ -191,7 +204,6 @@ class LibtensorPeer(NumpyPeer):
     """libtensor over NumPy arrays of its own: NumPy builds each view, and
     lt_wrap takes its layout (first element, shape, strides), the layout
     access.c builds with lt_slice, lt_permute and lt_expand."""
-    buffer_kind = "libtensor"
     name = "libtensor"
 
     def __init__(self, path, threads):
@@ -254,11 +266,9 @@ class LibtensorPeer(NumpyPeer):
 
 class TorchPeer:
     name = "torch"
-    buffer_kind = "torch"
 
-    def buffers(self, n):
-        src = (torch.arange(n, dtype=torch.int64) % 1021 + 1).to(torch.float32)
-        return src, torch.zeros(n, dtype=torch.float32)
+    def adopt(self, a):
+        return torch.from_numpy(a)
 
     def slice(self, a, step):
         if step < 0:
@@ -341,40 +351,42 @@ def memcpy_op(n, args):
     return run, 2.0 * n * 4
 
 
-def measure_case(peer, case, bufs, args, memcpy):
-    """(GB/s, ratio, (q1, q3)) of one case on one side, paired with
-    memcpy, and the median GB/s of those memcpy samples; or a note and
-    None."""
-    src, dst = bufs[peer.buffer_kind]
+def measure_case(peers, case, bufs, args, memcpy):
+    """({side: cell}, {side: median GB/s of its memcpy samples}) of one
+    case, a cell being (GB/s, ratio, (q1, q3)) or a note."""
+    ops, cells, bases = {}, {}, {}
     try:
-        run, nbytes = case_op(peer, case, src, dst, args)
-        gbs, base, ratio, middle = paired_gbs(run, nbytes, *memcpy, args.reps)
-        return (gbs, ratio, middle), base
-    except NotExpressible:
-        return "n/a: negative stride", None
+        for peer in peers:
+            try:
+                ops[peer.name] = case_op(peer, case, *(peer.adopt(b) for b in bufs), args)
+            except NotExpressible:
+                cells[peer.name] = "n/a: negative stride"
+        for name, (gbs, base, ratio, middle) in zip(ops, interleaved_gbs(list(ops.values()), *memcpy, args.reps)):
+            cells[name], bases[name] = (gbs, ratio, middle), base
     finally:
-        if isinstance(peer, LibtensorPeer):
-            peer.release()
+        for peer in peers:
+            if isinstance(peer, LibtensorPeer):
+                peer.release()
+    return cells, bases
 
 
 def measure_size(peers, mib, args):
-    """{(side, case name): cell} at one size, each case on every side in
-    turn; "memcpy" maps to the median of each side's memcpy samples."""
+    """{(side, case name): cell} at one size, the sides of each case
+    measured together (see interleaved_gbs); "memcpy" maps to the median of
+    each side's memcpy samples."""
     n = (mib << 20) // 4
     memcpy = memcpy_op(n, args)
-    bufs = {}
-    for peer in peers:
-        if peer.buffer_kind not in bufs:
-            bufs[peer.buffer_kind] = peer.buffers(n)
+    bufs = NumpyPeer.shared_buffers(n)
     cells, base_gbs = {}, {peer.name: [] for peer in peers}
     for case in CASES:
         if args.alloc and case[1] == "strided_write":
             continue
         print(".", end="", file=sys.stderr, flush=True)
+        case_cells, bases = measure_case(peers, case, bufs, args, memcpy)
         for peer in peers:
-            cells[(peer.name, case[0])], base = measure_case(peer, case, bufs, args, memcpy)
-            if base is not None:
-                base_gbs[peer.name].append(base)
+            cells[(peer.name, case[0])] = case_cells[peer.name]
+        for name, base in bases.items():
+            base_gbs[name].append(base)
     for peer in peers:
         cells[(peer.name, "memcpy")] = (statistics.median(base_gbs[peer.name]), 1.0, (1.0, 1.0))
     return cells
@@ -439,8 +451,8 @@ def print_table(args, cells):
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
     print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
     print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of a memcpy")
-    print("timed in turn with it; the three sides of a case measured one after another in one process,")
-    print("each over buffers of its own;")
+    print("timed in turn with it; the three sides of a case measured in one process over the same buffers,")
+    print("their samples taken in turn;")
     print("lead = libtensor's ratio / the best peer's ratio (> 1: libtensor is faster),")
     print("~ where the middle halves of the two sides' sample ratios overlap (within the run's drift)\n")
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
