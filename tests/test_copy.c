@@ -1141,6 +1141,10 @@ START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, 0);
     check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 40, 64}, (int[]){3, 2, 1, 0}, -1);
+    /* Where F32 calls read their rows in place (AVX-512 on Intel cores),
+     * whole tiles only: two columns of tiles, and calls of 32 rows. */
+    check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, -1);
+    check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, 1);
   }
 }
 END_TEST

@@ -64,8 +64,17 @@ typedef struct group_plan {
   size_t long_bytes; /* the heap buffer q needs; 0: q == q_lines, BUF_BYTES on the stack */
   size_t es;
   lt__transpose_fn fn;
+  lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
+
+/* Copies of up to this many bytes read the group's rows in place where
+ * the CPU has the kernel (see group_cols): source and destination then
+ * stay in a 2 MiB L2 together. Past it the lines come from further out,
+ * and the gather, which asks for each row's run two calls ahead, reads
+ * them faster (BHTD (3,2,1,0) F32 on a Xeon, gathered -> in place: 1.5
+ * MiB 0.71 -> 0.61-0.62, 2 MiB 0.90 -> 0.65, 4 MiB 0.92 -> 0.64-0.67). */
+enum { IN_PLACE_MAX_BYTES = 1 << 20 };
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
  * per call, gathered into buf; ahead bytes from one call's source to that
@@ -163,11 +172,26 @@ static void fill_row_offsets(group_plan *g) {
 /* Columns [c0, c1) of dim k for the rows of m indices of dim outer (the
  * first m * g->rows rows): gathered a chunk at a time, each group row's m
  * pieces in turn (one run of the source where they lie back to back),
- * then transposed into the destination. */
+ * then transposed into the destination; or, where the plan has a kernel
+ * that reads rows where they lie and both sides are whole tiles,
+ * transposed by it straight from the source. In cache the gather's
+ * copies cost more than the transpose saves by reading a dense buffer:
+ * on a Xeon (AVX-512 with AMX), F32, same-run ratio to memcpy, two or
+ * more runs each, gathered -> in place, (3,2,1,0) of [4, 12, 85, 64] (1
+ * MiB, bench_access's BHTD) 0.49-0.54 -> 0.77-0.85, [8, 6, 85, 64]
+ * 0.53-0.55 -> 0.79-0.81, [4, 4, 200, 64] 0.54-0.60 -> 0.77-0.78, [2,
+ * 16, 36, 32] 0.41 -> 0.65-0.66, [3, 5, 40, 64] 0.29-0.30 -> 0.50 (not
+ * measured on Zen, which keeps the gather). */
 static void group_cols(const group_plan *g, const group_calls *c, char *dst, const char *src, int64_t m, int64_t c0,
                        int64_t c1) {
   const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k];
+  int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], t = 64 / es, rows = m * g->rows;
+  if (g->in_place && rows % t == 0 && (c1 - c0) % t == 0) {
+    const char *at[GROUP_MAX_ROWS];
+    for (int64_t r = 0; r < rows; r++) at[r] = src + g->row_at[r] + c0 * es;
+    g->in_place(dst + c0 * dld * es, dld, at, rows, c1 - c0);
+    return;
+  }
   for (int64_t col = c0; col < c1; col += c->chunk) {
     int64_t w = c1 - col < c->chunk ? c1 - col : c->chunk;
     for (int64_t row = 0; row < g->rows; row++)
@@ -252,6 +276,8 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   bool streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
   take_outer(&g, streamed);
   g.fn = streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
+  bool in_cache = numel * (int64_t)es <= IN_PLACE_MAX_BYTES;
+  g.in_place = in_cache && lt__intel_cores() ? lt__transpose_rows_kernel(es) : NULL;
   fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;
   if (g.outer >= 0 && calls >= CALLS_PER_THREAD * lt_get_num_threads())

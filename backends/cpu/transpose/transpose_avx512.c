@@ -258,6 +258,26 @@ static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out 
   }
 }
 
+/* Tiles down columns, each then asking for the tile below's source rows
+ * and destination lines, as the cached walk does on Intel cores
+ * (lt__tiles_cached): BHTD (3,2,1,0) of [4, 12, 85, 64] on a Xeon, F32,
+ * same-run ratio to memcpy, three runs each, without asking 0.65-0.69,
+ * asking for the source alone 0.66-0.69, for both 0.76-0.82. */
+static void transpose_rows_f32(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
+  float *out = (float *)(void *)dst;
+  for (int64_t c = 0; c < ncols; c += 16)
+    for (int64_t r = 0; r < nrows; r += 16) {
+      __m512 v[16];
+      LT__UNROLL for (int i = 0; i < 16; i++) v[i] = _mm512_loadu_ps((const float *)(const void *)rows[r + i] + c);
+      transpose16_ps(v);
+      LT__UNROLL for (int j = 0; j < 16; j++) _mm512_storeu_ps(out + (c + j) * dst_ld + r, v[j]);
+      if (r + 16 >= nrows) continue;
+      for (int i = 0; i < 16; i++) __builtin_prefetch((const float *)(const void *)rows[r + 16 + i] + c, 0, 3);
+      for (int j = 0; j < 16; j++) __builtin_prefetch(out + (c + j) * dst_ld + r + 16, 1, 3);
+    }
+}
+const lt__transpose_rows_fn lt__transpose_rows_avx512_f32 = transpose_rows_f32;
+
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
   switch (emit_mode_of(out)) {
   case EMIT_PLAIN: rows_tile4(out, src, sld, EMIT_PLAIN, 1); break;

@@ -51,3 +51,7 @@ lt__transpose_fn lt__transpose_best_streamed(size_t es) {
     if (size_index(es) >= 0 && path_runs((lt__transpose_path)p)) return tables[p][size_index(es)];
   return NULL;
 }
+
+lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es) {
+  return es == 4 && path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_rows_avx512_f32 : NULL;
+}
