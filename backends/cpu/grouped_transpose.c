@@ -7,7 +7,9 @@
  * H * B contiguous elements. Those rows are not evenly spaced in the
  * source (b is the outer of the two there), so they are first gathered,
  * each a contiguous run of the source, into a buffer; the tile kernels
- * then transpose the buffer into whole destination lines. */
+ * then transpose the buffer into whole destination lines. (Small F32
+ * copies on Intel cores skip the buffer: a kernel reads the rows where
+ * they lie, see group_cols.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
