@@ -331,6 +331,32 @@ static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out 
   }
 }
 
+/* As transpose_rows_f32 for 2-byte elements, in tiles of rows_tile2. */
+static void transpose_rows_f16(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
+  uint16_t *out = (uint16_t *)(void *)dst;
+  const __m512i even = _mm512_loadu_si512(EVEN_HALVES), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
+  for (int64_t c = 0; c < ncols; c += 32)
+    for (int64_t r = 0; r < nrows; r += 32) {
+      _Alignas(64) __m512 top[16];
+      __m512 v[16];
+      LT__UNROLL for (int i = 0; i < 16; i++) v[i] = _mm512_loadu_ps((const void *)((const uint16_t *)rows[r + i] + c));
+      transpose16_ps(v);
+      LT__UNROLL for (int j = 0; j < 16; j++) top[j] = v[j];
+      LT__UNROLL for (int i = 0; i < 16; i++)
+        v[i] = _mm512_loadu_ps((const void *)((const uint16_t *)rows[r + 16 + i] + c));
+      transpose16_ps(v);
+      LT__UNROLL for (int j = 0; j < 16; j++) {
+        __m512i a = _mm512_castps_si512(top[j]), b = _mm512_castps_si512(v[j]);
+        _mm512_storeu_si512(out + (c + 2 * j) * dst_ld + r, _mm512_permutex2var_epi16(a, even, b));
+        _mm512_storeu_si512(out + (c + 2 * j + 1) * dst_ld + r, _mm512_permutex2var_epi16(a, odd, b));
+      }
+      if (r + 32 >= nrows) continue;
+      for (int i = 0; i < 32; i++) __builtin_prefetch((const uint16_t *)rows[r + 32 + i] + c, 0, 3);
+      for (int j = 0; j < 32; j++) __builtin_prefetch(out + (c + j) * dst_ld + r + 32, 1, 3);
+    }
+}
+const lt__transpose_rows_fn lt__transpose_rows_avx512_f16 = transpose_rows_f16;
+
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   switch (emit_mode_of(out)) {
   case EMIT_PLAIN: rows_tile2(out, src, sld, EMIT_PLAIN); break;

@@ -53,5 +53,6 @@ lt__transpose_fn lt__transpose_best_streamed(size_t es) {
 }
 
 lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es) {
-  return es == 4 && path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_rows_avx512_f32 : NULL;
+  if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
+  return es == 4 ? lt__transpose_rows_avx512_f32 : es == 2 ? lt__transpose_rows_avx512_f16 : NULL;
 }
