@@ -1141,9 +1141,10 @@ START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, 0);
     check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 40, 64}, (int[]){3, 2, 1, 0}, -1);
-    /* Where F32 and F16 calls read their rows in place (AVX-512 on Intel
-     * cores), whole tiles only: F32 over two columns of tiles in calls of
-     * 32 rows, F16 over one in calls of 64 rows and a last of 32. */
+    /* Where calls read their rows in place (AVX-512 on Intel cores),
+     * whole tiles only: F32 over two columns of tiles in calls of 32 rows,
+     * F16 over one in calls of 64 rows and a last of 32 (U8 in calls of
+     * 384 rows above, [4, 12, 13, 64], and a last of 240 gathered). */
     check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, 1);
   }

@@ -8,7 +8,7 @@
  * source (b is the outer of the two there), so they are first gathered,
  * each a contiguous run of the source, into a buffer; the tile kernels
  * then transpose the buffer into whole destination lines. (Small copies
- * of 4- and 2-byte elements on Intel cores skip the buffer: a kernel
+ * of 4-, 2- and 1-byte elements on Intel cores skip the buffer: a kernel
  * reads the rows where they lie, see group_cols.) */
 #include "grouped_transpose.h"
 
@@ -184,7 +184,8 @@ static void fill_row_offsets(group_plan *g) {
  * 0.53-0.55 -> 0.79-0.81, [4, 4, 200, 64] 0.54-0.60 -> 0.77-0.78, [2,
  * 16, 36, 32] 0.41 -> 0.65-0.66, [3, 5, 40, 64] 0.29-0.30 -> 0.50;
  * bf16, bench_access at 1 MiB, two runs each, BHTD (3,2,1,0) 0.45-0.48
- * -> 0.67-0.71 (not measured on Zen, which keeps the gather). */
+ * -> 0.67-0.71; u8 0.34 -> 0.49-0.50 (not measured on Zen, which keeps
+ * the gather). */
 static void group_cols(const group_plan *g, const group_calls *c, char *dst, const char *src, int64_t m, int64_t c0,
                        int64_t c1) {
   const lt__copy_args *a = g->a;

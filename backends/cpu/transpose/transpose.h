@@ -46,16 +46,18 @@ lt__transpose_fn lt__transpose_best(size_t es);
 lt__transpose_fn lt__transpose_best_streamed(size_t es);
 
 /* dst[c * dst_ld + r] = rows[r][c] for 0 <= r < nrows, 0 <= c < ncols:
- * 4- or 2-byte elements whose source rows lie anywhere (the rows of a
- * group of dims, grouped_transpose.c), read where they lie rather than
- * gathered first. nrows and ncols are multiples of the tile's side (16
- * or 32); plain stores, for outputs that stay cached. Cannot fail. */
+ * 4-, 2- or 1-byte elements whose source rows lie anywhere (the rows of
+ * a group of dims, grouped_transpose.c), read where they lie rather than
+ * gathered first. nrows and ncols are multiples of the tile's side (16,
+ * 32 or 64); plain stores, for outputs that stay cached. Cannot fail. */
 typedef void (*lt__transpose_rows_fn)(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows,
                                       int64_t ncols);
-/* That kernel where es is 4 or 2 and this CPU runs AVX-512; else NULL. */
+/* That kernel where this CPU runs AVX-512 (for es 1, with VBMI); NULL
+ * for es 8 or elsewhere. */
 lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es);
 extern const lt__transpose_rows_fn lt__transpose_rows_avx512_f32;
 extern const lt__transpose_rows_fn lt__transpose_rows_avx512_f16;
+extern const lt__transpose_rows_fn lt__transpose_rows_avx512vbmi_u8;
 
 /* One kernel table per path, indexed by log2(es). The vector tables may
  * only be called once the CPU is known to run their ISA. */

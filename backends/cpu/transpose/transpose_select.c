@@ -54,5 +54,6 @@ lt__transpose_fn lt__transpose_best_streamed(size_t es) {
 
 lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es) {
   if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
+  if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_avx512vbmi_u8 : NULL;
   return es == 4 ? lt__transpose_rows_avx512_f32 : es == 2 ? lt__transpose_rows_avx512_f16 : NULL;
 }
