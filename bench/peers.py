@@ -21,16 +21,17 @@ another over the same buffers found the lines that one had brought into
 the last-level cache (64 MiB, lead of libtensor run first -> run second
 over numpy's buffers, two runs each: strided read s=32 0.80-0.82 ->
 1.13-1.15, s=64 0.89-0.91 -> 1.20-1.26, strided write s=64 0.59-0.71 ->
-1.11-1.51); interleaved, every sample follows another side's over the
-same lines. Buffers of each side's own, the previous cure, sat on other
-physical pages, and at 1 MiB (both buffers fill a 2 MiB L2) pages alone moved a
-copy by a tenth (np.copyto and lt_copy of 1 MiB over one pair of arrays
-65.5 and 65.6-68.3 GB/s, over a second pair 57.0 and 56.8-57.0, where
-both call the same memcpy). (Run one after another in separate processes, as bench_access
-and this script once were, the sides differed by up to a fifth on cases
-where in one process they tie: the machine's state moves between processes
-more than the pairing with memcpy cancels. Each side
-pays Python's call overhead, under a microsecond (a 16-float copy: 0.63
+1.11-1.51); interleaved, each side's sample comes after another side's
+over the same lines (with a memcpy sample between), alike for every
+side. Buffers of each side's own, the previous cure, sat on other
+physical pages, and at 1 MiB (both buffers fill a 2 MiB L2) pages alone
+moved a copy by a tenth (np.copyto and lt_copy of 1 MiB over one pair of
+arrays 65.5 and 65.6-68.3 GB/s, over a second pair 57.0 and 56.8-57.0,
+where both call the same memcpy). (Run one after another in separate
+processes, as bench_access and this script once were, the sides differed
+by up to a fifth on cases where in one process they tie: the machine's
+state moves between processes more than the pairing with memcpy cancels.
+Each side pays Python's call overhead, under a microsecond (a 16-float copy: 0.63
 us through ctypes, 0.56 us np.copyto, 0.80 us copy_), 2-3% of a 1 MiB
 copy; bench_access measures libtensor without it.)
 

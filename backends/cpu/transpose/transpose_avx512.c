@@ -2,8 +2,10 @@
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles; the byte tiles
  * also take AVX512-VBMI where the CPU has it), and a thin kernel
  * for 2- and 4-byte transposes of 2 to 15 source rows, and masked blocks for
- * the 1-, 2- and 4-byte partial tiles. Compiled with -mavx512f -mavx512bw
- * -mavx512vl -mavx512dq; 8-byte partial tiles go to the scalar kernel. */
+ * the 1-, 2- and 4-byte partial tiles; and the same tiles read from rows
+ * that lie anywhere (transpose_rows_*, for grouped transposes in cache).
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq; 8-byte
+ * partial tiles go to the scalar kernel. */
 #include <immintrin.h>
 
 #include "stream.h"
