@@ -220,6 +220,46 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
   return stream;
 }
 
+/* Where a whole-row tile reads its source rows: row i at src + i * sld,
+ * or, where rows is not NULL, at rows[i] + off (rows that lie anywhere,
+ * see rows_walk). The strided kernels pass a constant NULL, so that their
+ * loads stay a base plus a stride. */
+typedef struct tile_src {
+  const char *src;
+  int64_t sld;
+  const char *const *rows;
+  int64_t off;
+} tile_src;
+
+static inline __attribute__((always_inline)) const float *src_row(tile_src s, int64_t i) {
+  return (const float *)(const void *)(s.rows ? s.rows[i] + s.off : s.src + i * s.sld);
+}
+
+/* The kernels that read rows where they lie (grouped_transpose.c): whole
+ * tiles with plain stores, down columns, each then asking for the tile
+ * below's source rows and destination lines, as the cached walk does on
+ * Intel cores (lt__tiles_cached). On a Xeon, same-run ratio to memcpy,
+ * BHTD (3,2,1,0): F32 of [4, 12, 85, 64], three runs each, without
+ * asking 0.65-0.69, asking for the source alone 0.66-0.69, for both
+ * 0.76-0.82; bench_access at 1 MiB, five runs each in turn, u8 0.31-0.48
+ * without the destination lines, 0.45-0.53 with (where the cached walk's
+ * byte tiles had measured them behind, lt__tile_below), bf16 level.
+ * tile must inline (always_inline): called, F32's tiles measured 0.59-0.69
+ * against 0.80-0.83 (bench_access at 1 MiB, two runs each). */
+static inline __attribute__((always_inline)) void rows_walk(char *dst, int64_t dst_ld, const char *const *rows,
+                                                            int64_t nrows, int64_t ncols, int64_t es,
+                                                            void (*tile)(const lt__tile_out *, tile_src)) {
+  const int64_t t = 64 / es, dld = dst_ld * es;
+  for (int64_t c = 0; c < ncols; c += t)
+    for (int64_t r = 0; r < nrows; r += t) {
+      lt__tile_out out = {.dst = dst + c * dld + r * es, .dld = dld, .segs = 1};
+      tile(&out, (tile_src){.rows = rows + r, .off = c * es});
+      if (r + t >= nrows) continue;
+      for (int64_t i = 0; i < t; i++) __builtin_prefetch(rows[r + t + i] + c * es, 0, 3);
+      for (int64_t j = 0; j < t; j++) __builtin_prefetch(out.dst + j * dld + t * es, 1, 3);
+    }
+}
+
 /* F32 tiles from whole-row loads and the 16 x 16 register transpose
  * instead of gathered lanes: each source line is loaded once, where the
  * lanes load it in four 16-byte pieces, one per pass, and a line that
@@ -241,13 +281,12 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
  * 200 columns 0.75 -> 0.82, 128 columns 0.97 -> 1.07, 64 columns 1.06 ->
  * 1.12, 256 and more level): whole rows meet the bandwidth target on
  * both, the lanes on one. */
-static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, const char *src, int64_t sld,
-                                                             emit_mode mode, int segs) {
+static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, tile_src src, emit_mode mode,
+                                                             int segs) {
   _Alignas(64) __m512 first[16];
   __m512 r[16];
   LT__UNROLL for (int s = 0; s < segs; s++) {
-    const char *block = src + s * 16 * sld;
-    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(const void *)(block + i * sld));
+    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 16 * s + i));
     transpose16_ps(r);
     if (s + 1 < segs) {
       LT__UNROLL for (int j = 0; j < 16; j++) first[j] = r[j];
@@ -260,40 +299,30 @@ static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out 
   }
 }
 
-/* Tiles down columns, each then asking for the tile below's source rows
- * and destination lines, as the cached walk does on Intel cores
- * (lt__tiles_cached): BHTD (3,2,1,0) of [4, 12, 85, 64] on a Xeon, F32,
- * same-run ratio to memcpy, three runs each, without asking 0.65-0.69,
- * asking for the source alone 0.66-0.69, for both 0.76-0.82. */
+static inline __attribute__((always_inline)) void plain_tile4(const lt__tile_out *out, tile_src src) {
+  rows_tile4(out, src, EMIT_PLAIN, 1);
+}
+
 static void transpose_rows_f32(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
-  float *out = (float *)(void *)dst;
-  for (int64_t c = 0; c < ncols; c += 16)
-    for (int64_t r = 0; r < nrows; r += 16) {
-      __m512 v[16];
-      LT__UNROLL for (int i = 0; i < 16; i++) v[i] = _mm512_loadu_ps((const float *)(const void *)rows[r + i] + c);
-      transpose16_ps(v);
-      LT__UNROLL for (int j = 0; j < 16; j++) _mm512_storeu_ps(out + (c + j) * dst_ld + r, v[j]);
-      if (r + 16 >= nrows) continue;
-      for (int i = 0; i < 16; i++) __builtin_prefetch((const float *)(const void *)rows[r + 16 + i] + c, 0, 3);
-      for (int j = 0; j < 16; j++) __builtin_prefetch(out + (c + j) * dst_ld + r + 16, 1, 3);
-    }
+  rows_walk(dst, dst_ld, rows, nrows, ncols, 4, plain_tile4);
 }
 const lt__transpose_rows_fn lt__transpose_rows_avx512_f32 = transpose_rows_f32;
 
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
+  const tile_src rows = {.src = src, .sld = sld};
   switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile4(out, src, sld, EMIT_PLAIN, 1); break;
+  case EMIT_PLAIN: rows_tile4(out, rows, EMIT_PLAIN, 1); break;
   case EMIT_STREAM:
-    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_STREAM, 2);
-    else rows_tile4(out, src, sld, EMIT_STREAM, 1);
+    if (out->segs == 2) rows_tile4(out, rows, EMIT_STREAM, 2);
+    else rows_tile4(out, rows, EMIT_STREAM, 1);
     break;
   case EMIT_STAGED:
-    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_STAGED, 2);
-    else rows_tile4(out, src, sld, EMIT_STAGED, 1);
+    if (out->segs == 2) rows_tile4(out, rows, EMIT_STAGED, 2);
+    else rows_tile4(out, rows, EMIT_STAGED, 1);
     break;
   case EMIT_SPLICED:
-    if (out->segs == 2) rows_tile4(out, src, sld, EMIT_SPLICED, 2);
-    else rows_tile4(out, src, sld, EMIT_SPLICED, 1);
+    if (out->segs == 2) rows_tile4(out, rows, EMIT_SPLICED, 2);
+    else rows_tile4(out, rows, EMIT_SPLICED, 1);
     break;
   }
 }
@@ -314,15 +343,13 @@ static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
 static const uint16_t EVEN_HALVES[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
                                          32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62};
 
-static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out *out, const char *src, int64_t sld,
-                                                             emit_mode mode) {
+static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out *out, tile_src src, emit_mode mode) {
   _Alignas(64) __m512 top[16];
   __m512 r[16];
-  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const float *)(const void *)(src + i * sld));
+  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, i));
   transpose16_ps(r);
   LT__UNROLL for (int j = 0; j < 16; j++) top[j] = r[j];
-  LT__UNROLL for (int i = 0; i < 16; i++)
-    r[i] = _mm512_loadu_ps((const float *)(const void *)(src + (16 + i) * sld));
+  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 16 + i));
   transpose16_ps(r);
   const __m512i even = _mm512_loadu_si512(EVEN_HALVES), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
   LT__UNROLL for (int j = 0; j < 16; j++) {
@@ -333,38 +360,22 @@ static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out 
   }
 }
 
-/* As transpose_rows_f32 for 2-byte elements, in tiles of rows_tile2. */
+static inline __attribute__((always_inline)) void plain_tile2(const lt__tile_out *out, tile_src src) {
+  rows_tile2(out, src, EMIT_PLAIN);
+}
+
 static void transpose_rows_f16(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
-  uint16_t *out = (uint16_t *)(void *)dst;
-  const __m512i even = _mm512_loadu_si512(EVEN_HALVES), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
-  for (int64_t c = 0; c < ncols; c += 32)
-    for (int64_t r = 0; r < nrows; r += 32) {
-      _Alignas(64) __m512 top[16];
-      __m512 v[16];
-      LT__UNROLL for (int i = 0; i < 16; i++) v[i] = _mm512_loadu_ps((const void *)((const uint16_t *)rows[r + i] + c));
-      transpose16_ps(v);
-      LT__UNROLL for (int j = 0; j < 16; j++) top[j] = v[j];
-      LT__UNROLL for (int i = 0; i < 16; i++)
-        v[i] = _mm512_loadu_ps((const void *)((const uint16_t *)rows[r + 16 + i] + c));
-      transpose16_ps(v);
-      LT__UNROLL for (int j = 0; j < 16; j++) {
-        __m512i a = _mm512_castps_si512(top[j]), b = _mm512_castps_si512(v[j]);
-        _mm512_storeu_si512(out + (c + 2 * j) * dst_ld + r, _mm512_permutex2var_epi16(a, even, b));
-        _mm512_storeu_si512(out + (c + 2 * j + 1) * dst_ld + r, _mm512_permutex2var_epi16(a, odd, b));
-      }
-      if (r + 32 >= nrows) continue;
-      for (int i = 0; i < 32; i++) __builtin_prefetch((const uint16_t *)rows[r + 32 + i] + c, 0, 3);
-      for (int j = 0; j < 32; j++) __builtin_prefetch(out + (c + j) * dst_ld + r + 32, 1, 3);
-    }
+  rows_walk(dst, dst_ld, rows, nrows, ncols, 2, plain_tile2);
 }
 const lt__transpose_rows_fn lt__transpose_rows_avx512_f16 = transpose_rows_f16;
 
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
+  const tile_src rows = {.src = src, .sld = sld};
   switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile2(out, src, sld, EMIT_PLAIN); break;
-  case EMIT_STREAM: rows_tile2(out, src, sld, EMIT_STREAM); break;
-  case EMIT_STAGED: rows_tile2(out, src, sld, EMIT_STAGED); break;
-  case EMIT_SPLICED: rows_tile2(out, src, sld, EMIT_SPLICED); break;
+  case EMIT_PLAIN: rows_tile2(out, rows, EMIT_PLAIN); break;
+  case EMIT_STREAM: rows_tile2(out, rows, EMIT_STREAM); break;
+  case EMIT_STAGED: rows_tile2(out, rows, EMIT_STAGED); break;
+  case EMIT_SPLICED: rows_tile2(out, rows, EMIT_SPLICED); break;
   }
 }
 
@@ -390,12 +401,11 @@ static const uint8_t BYTE_PICK[64] = {
     65, 69, 73, 77, 81, 85, 89, 93, 97, 101, 105, 109, 113, 117, 121, 125};
 
 __attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
-rows_tile1(const lt__tile_out *out, const char *src, int64_t sld, emit_mode mode) {
+rows_tile1(const lt__tile_out *out, tile_src src, emit_mode mode) {
   _Alignas(64) __m512 parked[3][16];
   __m512 r[16];
   LT__UNROLL for (int g = 0; g < 4; g++) {
-    LT__UNROLL for (int i = 0; i < 16; i++)
-      r[i] = _mm512_loadu_ps((const float *)(const void *)(src + (16 * g + i) * sld));
+    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 16 * g + i));
     transpose16_ps(r);
     if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
   }
@@ -412,47 +422,24 @@ rows_tile1(const lt__tile_out *out, const char *src, int64_t sld, emit_mode mode
   }
 }
 
-/* As transpose_rows_f32 for bytes, in rows_tile1's 64 x 64 tiles.
- * Asking for the destination lines of the tile below too measured level
- * or ahead here (bench_access --dtype u8 at 1 MiB, BHTD (3,2,1,0), five
- * runs each in turn: 0.31-0.48 without, 0.45-0.53 with), where the
- * cached walk's byte tiles had measured it behind (lt__tile_below). */
+__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
+plain_tile1(const lt__tile_out *out, tile_src src) {
+  rows_tile1(out, src, EMIT_PLAIN);
+}
+
 __attribute__((target("avx512vbmi"))) static void transpose_rows_u8(char *dst, int64_t dst_ld, const char *const *rows,
                                                                    int64_t nrows, int64_t ncols) {
-  const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
-  for (int64_t c = 0; c < ncols; c += 64)
-    for (int64_t r = 0; r < nrows; r += 64) {
-      _Alignas(64) __m512 parked[3][16];
-      __m512 v[16];
-      LT__UNROLL for (int g = 0; g < 4; g++) {
-        LT__UNROLL for (int i = 0; i < 16; i++) v[i] = _mm512_loadu_ps((const void *)(rows[r + 16 * g + i] + c));
-        transpose16_ps(v);
-        if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = v[j];
-      }
-      LT__UNROLL for (int j = 0; j < 16; j++) {
-        __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
-        __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(v[j]);
-        __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
-        __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
-        char *d = dst + (c + 4 * j) * dst_ld + r;
-        _mm512_storeu_si512(d, _mm512_shuffle_i64x2(lo01, lo23, 0x44));
-        _mm512_storeu_si512(d + dst_ld, _mm512_shuffle_i64x2(lo01, lo23, 0xEE));
-        _mm512_storeu_si512(d + 2 * dst_ld, _mm512_shuffle_i64x2(hi01, hi23, 0x44));
-        _mm512_storeu_si512(d + 3 * dst_ld, _mm512_shuffle_i64x2(hi01, hi23, 0xEE));
-      }
-      if (r + 64 >= nrows) continue;
-      for (int i = 0; i < 64; i++) __builtin_prefetch(rows[r + 64 + i] + c, 0, 3);
-      for (int j = 0; j < 64; j++) __builtin_prefetch(dst + (c + j) * dst_ld + r + 64, 1, 3);
-    }
+  rows_walk(dst, dst_ld, rows, nrows, ncols, 1, plain_tile1);
 }
 const lt__transpose_rows_fn lt__transpose_rows_avx512vbmi_u8 = transpose_rows_u8;
 
 __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out *out, const char *src, int64_t sld) {
+  const tile_src rows = {.src = src, .sld = sld};
   switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile1(out, src, sld, EMIT_PLAIN); break;
-  case EMIT_STREAM: rows_tile1(out, src, sld, EMIT_STREAM); break;
-  case EMIT_STAGED: rows_tile1(out, src, sld, EMIT_STAGED); break;
-  case EMIT_SPLICED: rows_tile1(out, src, sld, EMIT_SPLICED); break;
+  case EMIT_PLAIN: rows_tile1(out, rows, EMIT_PLAIN); break;
+  case EMIT_STREAM: rows_tile1(out, rows, EMIT_STREAM); break;
+  case EMIT_STAGED: rows_tile1(out, rows, EMIT_STAGED); break;
+  case EMIT_SPLICED: rows_tile1(out, rows, EMIT_SPLICED); break;
   }
 }
 
