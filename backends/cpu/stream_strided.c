@@ -14,7 +14,13 @@
  * A/B, medians of 11-15: rows of 11585 floats, step 2 0.71-0.81 -> 0.88,
  * reversed 1.11 -> 1.18-1.20; one run of 2^27 floats, step 2 0.87 ->
  * 0.90, reversed 1.15 -> 1.41); 512 bytes and 1.5 KiB measured level
- * with 1 KiB there. */
+ * with 1 KiB there. Every other byte or half had no kernel and took the
+ * gather loop's plain stores: Xeon (AVX-512 with AMX), bench_access,
+ * one thread, same-run ratio to memcpy, two runs each, loop -> kernel:
+ * BF16 last dim step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB
+ * 0.43 -> 0.64 (F32's 0.63), strided read s=2 0.77-0.78 -> 0.94-0.99
+ * and 0.44-0.50 -> 0.64; U8 step 2 0.79-0.82 -> 0.94 and 0.46-0.48 ->
+ * 0.63, strided read s=2 0.76-0.77 -> 0.95-0.96 and 0.42-0.49 -> 0.63. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -73,10 +79,25 @@ __attribute__((target("avx2"))) static size_t reversed_avx2(char *dst, const cha
   return i;
 }
 
-/* Every other word or double of two source vectors, by a two-source
- * permute. */
-__attribute__((target("avx512f"))) static size_t every_other_avx512(char *dst, const char *src, size_t n,
-                                                                     size_t es) {
+/* The even bytes (es 1) or halves (es 2) of a, then of b: each pair's
+ * odd element zeroed, the pairs pack down without saturating, in-lane
+ * (a's lane l, then b's), and the 8-byte pieces go in order. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i even_narrow_avx512(__m512i a, __m512i b, size_t es) {
+  __m512i v;
+  if (es == 2) {
+    __m512i low = _mm512_set1_epi32(0xFFFF);
+    v = _mm512_packus_epi32(_mm512_and_si512(a, low), _mm512_and_si512(b, low));
+  } else {
+    __m512i low = _mm512_set1_epi16(0xFF);
+    v = _mm512_packus_epi16(_mm512_and_si512(a, low), _mm512_and_si512(b, low));
+  }
+  return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), v);
+}
+
+/* Every other element of two source vectors: words and doubles by a
+ * two-source permute, bytes and halves packed. */
+__attribute__((target("avx512f,avx512bw"))) static size_t every_other_avx512(char *dst, const char *src, size_t n,
+                                                                             size_t es) {
   __m512i idx = es == 4 ? _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)
                         : _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
   size_t i = 0;
@@ -85,7 +106,9 @@ __attribute__((target("avx512f"))) static size_t every_other_avx512(char *dst, c
     __builtin_prefetch(s + READ_AHEAD, 0, 2);
     __builtin_prefetch(s + READ_AHEAD + 64, 0, 2);
     __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
-    __m512i v = es == 4 ? _mm512_permutex2var_epi32(a, idx, b) : _mm512_permutex2var_epi64(a, idx, b);
+    __m512i v = es <= 2   ? even_narrow_avx512(a, b, es)
+                : es == 4 ? _mm512_permutex2var_epi32(a, idx, b)
+                          : _mm512_permutex2var_epi64(a, idx, b);
     _mm512_stream_si512((void *)(dst + i), v);
   }
   return i;
@@ -96,8 +119,18 @@ __attribute__((target("avx512f"))) static size_t every_other_avx512(char *dst, c
 __attribute__((target("avx2"))) static __m256i every_other_half(const char *s, size_t es) {
   __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
   __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
-  __m256i v = es == 4 ? _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88))
-                      : _mm256_unpacklo_epi64(a, b);
+  __m256i v;
+  if (es == 1) {
+    __m256i low = _mm256_set1_epi16(0xFF); /* packed as even_narrow_avx512 packs */
+    v = _mm256_packus_epi16(_mm256_and_si256(a, low), _mm256_and_si256(b, low));
+  } else if (es == 2) {
+    __m256i low = _mm256_set1_epi32(0xFFFF);
+    v = _mm256_packus_epi32(_mm256_and_si256(a, low), _mm256_and_si256(b, low));
+  } else if (es == 4) {
+    v = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88));
+  } else {
+    v = _mm256_unpacklo_epi64(a, b);
+  }
   return _mm256_permute4x64_epi64(v, 0xD8);
 }
 
@@ -147,7 +180,7 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 }
 
 static bool has_kernel(int64_t step, size_t es) {
-  return step == -1 ? es == 1 || es == 2 || es == 4 || es == 8 : step == 2 && (es == 4 || es == 8);
+  return (step == -1 || step == 2) && (es == 1 || es == 2 || es == 4 || es == 8);
 }
 
 bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
