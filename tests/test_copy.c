@@ -880,7 +880,8 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   static const struct {
     lt_dtype dt;
     int64_t step;
-  } cases[] = {{LT_U8, -1}, {LT_F16, 2}, {LT_F32, -1}, {LT_F32, 2}, {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2}, {LT_I64, -1}};
+  } cases[] = {{LT_U8, -1}, {LT_U8, 2},   {LT_F16, 2},  {LT_F32, -1}, {LT_F32, 2},
+               {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2},  {LT_I64, -1}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) /* 9 MiB out and an odd tail */
     check_gather(cases[k].dt, cases[k].step, (9 << 20) / (int64_t)lt_dtype_size(cases[k].dt) + 13);
   /* Steps longer than VECTOR_STEP_BYTES, and step 8, from a source past 8
@@ -915,6 +916,9 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   check_stepped_rows(LT_I64, 601, 2001, -1, 0);
   check_stepped_rows(LT_F16, 1503, 3001, -1, 0);
   check_stepped_rows(LT_U8, 3001, 3001, -1, 0);
+  check_stepped_rows(LT_BF16, 1503, 6001, 2, 0);
+  check_stepped_rows(LT_U8, 3001, 6003, 2, 0);
+  check_stepped_rows(LT_BF16, 1503, 6001, 2, 5);
   check_stepped_rows(LT_F32, 1501, 2999, 2, 3);
   check_stepped_rows(LT_F32, 1501, 1499, -1, 7);
 }
