@@ -129,6 +129,12 @@ START_TEST(thin_shapes_match_the_naive_loop) {
       {12, 30000, 30000, 12, 0, 0}, {12, 30001, 30003, 12, 4, 8},
       {2, 70001, 70001, 2, 0, 0},   {7, 40000, 40000, 9, 0, 0}};
   for (int i = 0; i < 4; i++) check_layout(&k, &streamed[i]);
+  /* Packed output just past the cached limit for every element size
+   * (bytes included: their thin kernel takes 64 columns a step, and
+   * streams four steps at a time), off its lines by three elements. */
+  int64_t wide = (1 << 20) / (13 * (int64_t)k.es) + 1001;
+  layout past = {13, wide, wide + 5, 13, 0, 3 * k.es};
+  check_layout(&k, &past);
 }
 END_TEST
 

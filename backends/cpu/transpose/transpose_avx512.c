@@ -1,7 +1,8 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles; the byte tiles
- * also take AVX512-VBMI where the CPU has it), and a thin kernel
- * for 2- and 4-byte transposes of 2 to 15 source rows, and masked blocks for
+ * also take AVX512-VBMI where the CPU has it), and thin kernels
+ * for transposes of 2 to 15 source rows (2- and 4-byte elements, and
+ * bytes with AVX512-VBMI), and masked blocks for
  * the 1-, 2- and 4-byte partial tiles; and the same tiles read from rows
  * that lie anywhere (transpose_rows_*, for grouped transposes in cache).
  * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq; 8-byte
@@ -443,6 +444,76 @@ __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out 
   }
 }
 
+/* Bytes of 2 to 15 source rows (12 attention heads of FP8 moved
+ * innermost, say), where the CPU has AVX512-VBMI. The byte tiles are 64
+ * rows a side, so all of such a transpose went to the edge kernel, whose
+ * 16 x 16 blocks widen each byte to a word: 64 shuffles for 16 columns.
+ * Here each row gives 64 columns in one masked load (rows past the last
+ * read nothing), the 16 x 16 word transpose leaves in register j bytes
+ * 4j .. 4j + 3 of every row, a word per row, and one byte permute per
+ * register gathers destination rows 4j .. 4j + 3 from it: back to back,
+ * 4 * rows bytes, where the destination rows are packed (dst_ld ==
+ * rows), one to a 16-byte lane otherwise. Packed runs that outgrow the
+ * caches go through an L1 buffer and out streamed, as thin's do. Xeon,
+ * bench_access --dtype u8, BHTD (0,2,3,1) (12 rows), one thread, two
+ * runs each, edge blocks -> thin1: 1 MiB 0.18-0.19 -> 0.69-0.72 of
+ * memcpy, 64 MiB 0.59-0.67 -> 1.34-1.38, 512 MiB 0.47-0.48 -> 0.98-0.99. */
+enum { THIN1_COLS = 64 };
+
+static bool thin1_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= THIN1_COLS; }
+
+/* The byte permute of thin1: byte k of the result is byte 4i + t of the
+ * register, for destination row t (of its four) and source row i. */
+static void thin1_pick(uint8_t *pick, int64_t rows, bool packed) {
+  for (int64_t k = 0; k < 64; k++) {
+    int64_t t = packed ? k / rows : k / 16, i = packed ? k % rows : k % 16;
+    pick[k] = (uint8_t)(t < 4 && i < rows ? 4 * i + t : 0);
+  }
+}
+
+__attribute__((target("avx512vbmi"))) static bool thin1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
+                                                        int64_t rows, int64_t cols, lt__stream_policy policy) {
+  const bool packed = dst_ld == rows;
+  const bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows > LT__CACHED_MAX_BYTES);
+  _Alignas(64) uint8_t pick[64];
+  thin1_pick(pick, rows, packed);
+  const __m512i idx = _mm512_load_si512(pick);
+  const __mmask64 four_rows = ~0ull >> (64 - 4 * rows);
+  const __mmask16 one_row = (__mmask16)((1u << rows) - 1);
+  const int64_t run = THIN1_COLS * rows; /* bytes of one block's packed output */
+  _Alignas(64) char buf[THIN_GROUPS * THIN1_COLS * 15];
+  int64_t c = 0, g = 0;
+  for (; c + THIN1_COLS <= cols; c += THIN1_COLS) {
+    __m512 r[16];
+    LT__UNROLL for (int i = 0; i < 16; i++) {
+      const char *p = src + (i < rows ? i : 0) * src_ld + c;
+      if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
+      r[i] = _mm512_castsi512_ps(_mm512_maskz_loadu_epi8(i < rows ? ~0ull : 0, p));
+    }
+    transpose16_ps(r);
+    char *out = stream ? buf + g * run : dst + c * dst_ld;
+    LT__UNROLL for (int j = 0; j < 16; j++) {
+      __m512i v = _mm512_permutexvar_epi8(idx, _mm512_castps_si512(r[j]));
+      if (packed) {
+        _mm512_mask_storeu_epi8(out + 4 * j * rows, four_rows, v);
+        continue;
+      }
+      char *row = out + 4 * j * dst_ld;
+      _mm_mask_storeu_epi8(row, one_row, _mm512_castsi512_si128(v));
+      _mm_mask_storeu_epi8(row + dst_ld, one_row, _mm512_extracti32x4_epi32(v, 1));
+      _mm_mask_storeu_epi8(row + 2 * dst_ld, one_row, _mm512_extracti32x4_epi32(v, 2));
+      _mm_mask_storeu_epi8(row + 3 * dst_ld, one_row, _mm512_extracti32x4_epi32(v, 3));
+    }
+    if (stream && ++g == THIN_GROUPS) {
+      lt__stream_copy(dst + (c + THIN1_COLS - THIN1_COLS * g) * dst_ld, buf, (size_t)(g * run));
+      g = 0;
+    }
+  }
+  if (g) lt__stream_copy(dst + (c - THIN1_COLS * g) * dst_ld, buf, (size_t)(g * run));
+  lt__edge(edge1, dst + c * dst_ld, dst_ld, src + c, src_ld, rows, cols - c);
+  return stream;
+}
+
 /* Byte tiles from the lanes, where the CPU has no AVX512-VBMI. */
 static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 1); }
 
@@ -478,6 +549,18 @@ KERNELS(2, tile2, edge2, )
 KERNELS(4, tile4, edge4, )
 KERNELS(8, tile8, lt__transpose_scalar_table[3], )
 
+/* Bytes on the AVX512-VBMI path: thin1 where it fits, else the tiles. */
+__attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
+                                                                       int64_t src_ld, int64_t rows, int64_t cols) {
+  if (!thin1_fits(rows, cols)) transpose_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
+  else if (thin1(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE)) _mm_sfence();
+}
+__attribute__((target("avx512vbmi"))) static void streamed_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
+                                                                      int64_t src_ld, int64_t rows, int64_t cols) {
+  if (!thin1_fits(rows, cols)) streamed_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
+  else if (thin1(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS)) _mm_sfence();
+}
+
 /* Bytes from the lanes here, from whole rows on the AVX512-VBMI path
  * (which the selection prefers where the CPU has it); the other sizes are
  * the same kernels on both. */
@@ -485,7 +568,7 @@ const lt__transpose_fn lt__transpose_avx512_table[4] = {transpose_tile1, transpo
                                                         transpose_tile8};
 const lt__transpose_fn lt__transpose_avx512_streamed_table[4] = {streamed_tile1, streamed_tile2, streamed_tile4,
                                                                  streamed_tile8};
-const lt__transpose_fn lt__transpose_avx512vbmi_table[4] = {transpose_tile1_rows, transpose_tile2, transpose_tile4,
+const lt__transpose_fn lt__transpose_avx512vbmi_table[4] = {transpose_bytes_vbmi, transpose_tile2, transpose_tile4,
                                                             transpose_tile8};
-const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4] = {streamed_tile1_rows, streamed_tile2,
+const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4] = {streamed_bytes_vbmi, streamed_tile2,
                                                                      streamed_tile4, streamed_tile8};
