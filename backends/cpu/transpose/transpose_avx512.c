@@ -170,56 +170,10 @@ static void edge4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, in
   masked_edge(dst, dst_ld, src, src_ld, rows, cols, 4);
 }
 
-/* A transpose of 2 to 15 source rows (12 attention heads moved innermost,
- * say) has no full tile, and the edge kernel goes element by element.
- * Here each 16 columns are loaded from every row (loads past the last row
- * masked off: nothing is read there; 2-byte elements widened to 4),
- * transposed in registers, and stored as 16 destination rows of `rows`
- * elements. Packed destination rows (dst_ld == rows) form one run, which
- * goes through an L1 buffer and out with streaming stores when large.
- * The rows are also read THIN_AHEAD bytes ahead into L2, as the tiled
+/* Thin transposes (thin, below) stream packed runs THIN_GROUPS steps at
+ * a time, and read each row THIN_AHEAD bytes ahead into L2, as the tiled
  * kernels read theirs. */
-enum { THIN_GROUPS = 4, THIN_AHEAD = 2048 }; /* 16-column groups per streamed run */
-
-static bool thin_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= 16; }
-
-static inline __attribute__((always_inline)) __m512 thin_load(const char *p, bool row, size_t es) {
-  if (es == 4) return _mm512_maskz_loadu_ps(row ? 0xFFFF : 0, p);
-  return _mm512_castsi512_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(row ? 0xFFFF : 0, p)));
-}
-
-static inline __attribute__((always_inline)) void thin_store(char *p, __mmask16 lanes, __m512 v, size_t es) {
-  if (es == 4) _mm512_mask_storeu_ps(p, lanes, v);
-  else _mm256_mask_storeu_epi16(p, lanes, _mm512_cvtepi32_epi16(_mm512_castps_si512(v)));
-}
-
-static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
-                                                       int64_t rows, int64_t cols, lt__stream_policy policy,
-                                                       size_t es) {
-  const __mmask16 lanes = (__mmask16)((1u << rows) - 1);
-  const int64_t e = (int64_t)es, sld = src_ld * e, run = 16 * rows * e; /* bytes of one group's packed output */
-  bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || cols * rows * e > LT__CACHED_MAX_BYTES);
-  _Alignas(64) char buf[THIN_GROUPS * 16 * 15 * 4];
-  int64_t c = 0, g = 0;
-  for (; c + 16 <= cols; c += 16) {
-    __m512 r[16];
-    LT__UNROLL for (int i = 0; i < 16; i++) {
-      const char *p = src + (i < rows ? i : 0) * sld + c * e;
-      if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
-      r[i] = thin_load(p, i < rows, es);
-    }
-    transpose16_ps(r);
-    char *out = stream ? buf + g * run : dst + c * dst_ld * e;
-    LT__UNROLL for (int j = 0; j < 16; j++) thin_store(out + j * dst_ld * e, lanes, r[j], es);
-    if (stream && ++g == THIN_GROUPS) {
-      lt__stream_copy(dst + (c + 16 - 16 * g) * dst_ld * e, buf, (size_t)(g * run));
-      g = 0;
-    }
-  }
-  if (g) lt__stream_copy(dst + (c - 16 * g) * dst_ld * e, buf, (size_t)(g * run));
-  lt__edge(es == 4 ? edge4 : edge2, dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows, cols - c);
-  return stream;
-}
+enum { THIN_GROUPS = 4, THIN_AHEAD = 2048 };
 
 /* Where a whole-row tile reads its source rows: row i at src + i * sld,
  * or, where rows is not NULL, at rows[i] + off (rows that lie anywhere,
@@ -444,73 +398,103 @@ __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out 
   }
 }
 
-/* Bytes of 2 to 15 source rows (12 attention heads of FP8 moved
- * innermost, say), where the CPU has AVX512-VBMI. The byte tiles are 64
- * rows a side, so all of such a transpose went to the edge kernel, whose
- * 16 x 16 blocks widen each byte to a word: 64 shuffles for 16 columns.
- * Here each row gives 64 columns in one masked load (rows past the last
- * read nothing), the 16 x 16 word transpose leaves in register j bytes
- * 4j .. 4j + 3 of every row, a word per row, and one byte permute per
- * register gathers destination rows 4j .. 4j + 3 from it: back to back,
- * 4 * rows bytes, where the destination rows are packed (dst_ld ==
- * rows), one to a 16-byte lane otherwise. Packed runs that outgrow the
- * caches go through an L1 buffer and out streamed, as thin's do. Xeon,
- * bench_access --dtype u8, BHTD (0,2,3,1) (12 rows), one thread, two
- * runs each, edge blocks -> thin1: 1 MiB 0.18-0.19 -> 0.69-0.72 of
- * memcpy, 64 MiB 0.59-0.67 -> 1.34-1.38, 512 MiB 0.47-0.48 -> 0.98-0.99. */
-enum { THIN1_COLS = 64 };
+/* A transpose of 2 to 15 source rows (12 attention heads moved
+ * innermost, say) has no full tile, and the edge kernel went element by
+ * element, or for bytes and halves in 16 x 16 blocks that widen each
+ * element to a word (64 shuffles for 16 columns). Here each row gives 64
+ * bytes of columns in one masked load (rows past the last read nothing),
+ * the 16 x 16 word transpose leaves in register j the word j of every
+ * row, and for bytes and halves one permute per register gathers the 4 /
+ * es destination rows that word holds: back to back, (4 / es) * rows
+ * elements, where the destination rows are packed (dst_ld == rows), one
+ * to each 16 elements otherwise. Packed runs that outgrow the caches go
+ * through an L1 buffer and out streamed. Xeon, bench_access, BHTD
+ * (0,2,3,1) (12 rows), one thread, two runs each, 1 MiB, 64 MiB and 512
+ * MiB: u8, edge blocks -> this, 0.18-0.19 -> 0.69-0.72 of memcpy,
+ * 0.59-0.67 -> 1.34-1.38, 0.47-0.48 -> 0.98-0.99; bf16, 16 columns
+ * widened -> 32 columns permuted, 0.35-0.36 -> 0.64-0.66, 1.23-1.31 ->
+ * 1.34-1.36, 0.89-0.92 -> 1.01-1.03. */
+static bool thin_fits(int64_t rows, int64_t cols, size_t es) {
+  return rows >= 2 && rows < 16 && cols >= 64 / (int64_t)es;
+}
 
-static bool thin1_fits(int64_t rows, int64_t cols) { return rows >= 2 && rows < 16 && cols >= THIN1_COLS; }
-
-/* The byte permute of thin1: byte k of the result is byte 4i + t of the
- * register, for destination row t (of its four) and source row i. */
-static void thin1_pick(uint8_t *pick, int64_t rows, bool packed) {
-  for (int64_t k = 0; k < 64; k++) {
+/* The permute of thin: element k of the result is element
+ * (4 / es) * i + t of the register, for destination row t (of those it
+ * holds) and source row i; es-byte entries. */
+static void thin_pick(void *pick, int64_t rows, bool packed, size_t es) {
+  const int64_t per = 4 / (int64_t)es, n = 64 / (int64_t)es;
+  for (int64_t k = 0; k < n; k++) {
     int64_t t = packed ? k / rows : k / 16, i = packed ? k % rows : k % 16;
-    pick[k] = (uint8_t)(t < 4 && i < rows ? 4 * i + t : 0);
+    int64_t at = t < per && i < rows ? per * i + t : 0;
+    if (es == 1) ((uint8_t *)pick)[k] = (uint8_t)at;
+    else ((uint16_t *)pick)[k] = (uint16_t)at;
   }
 }
 
-__attribute__((target("avx512vbmi"))) static bool thin1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
-                                                        int64_t rows, int64_t cols, lt__stream_policy policy) {
-  const bool packed = dst_ld == rows;
-  const bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows > LT__CACHED_MAX_BYTES);
-  _Alignas(64) uint8_t pick[64];
-  thin1_pick(pick, rows, packed);
-  const __m512i idx = _mm512_load_si512(pick);
-  const __mmask64 four_rows = ~0ull >> (64 - 4 * rows);
+__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) __m512i
+permute_bytes(__m512i idx, __m512i v) {
+  return _mm512_permutexvar_epi8(idx, v);
+}
+static inline __attribute__((always_inline)) __m512i permute_halves(__m512i idx, __m512i v) {
+  return _mm512_permutexvar_epi16(idx, v);
+}
+/* Words: register j is destination row j as it stands. */
+static inline __attribute__((always_inline)) __m512i permute_none(__m512i idx, __m512i v) {
+  (void)idx;
+  return v;
+}
+
+/* Stores the destination rows that permuted register v holds: per rows
+ * of es bytes each, ld elements apart (packed: back to back). */
+static inline __attribute__((always_inline)) void thin_store(char *row, int64_t ld, bool packed, int64_t rows,
+                                                             __m512i v, size_t es) {
+  const int64_t per = 4 / (int64_t)es, e = (int64_t)es;
   const __mmask16 one_row = (__mmask16)((1u << rows) - 1);
-  const int64_t run = THIN1_COLS * rows; /* bytes of one block's packed output */
-  _Alignas(64) char buf[THIN_GROUPS * THIN1_COLS * 15];
+  if (es == 4) _mm512_mask_storeu_epi32(row, one_row, v);
+  else if (packed && es == 1) _mm512_mask_storeu_epi8(row, ~0ull >> (64 - per * rows), v);
+  else if (packed) _mm512_mask_storeu_epi16(row, (__mmask32)(~0u >> (32 - per * rows)), v);
+  else if (es == 2) {
+    _mm256_mask_storeu_epi16(row, one_row, _mm512_castsi512_si256(v));
+    _mm256_mask_storeu_epi16(row + ld * e, one_row, _mm512_extracti64x4_epi64(v, 1));
+  } else {
+    _mm_mask_storeu_epi8(row, one_row, _mm512_castsi512_si128(v));
+    _mm_mask_storeu_epi8(row + ld, one_row, _mm512_extracti32x4_epi32(v, 1));
+    _mm_mask_storeu_epi8(row + 2 * ld, one_row, _mm512_extracti32x4_epi32(v, 2));
+    _mm_mask_storeu_epi8(row + 3 * ld, one_row, _mm512_extracti32x4_epi32(v, 3));
+  }
+}
+
+static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
+                                                       int64_t rows, int64_t cols, lt__stream_policy policy, size_t es,
+                                                       __m512i (*permute)(__m512i, __m512i)) {
+  const int64_t e = (int64_t)es, step = 64 / e, per = 4 / e, sld = src_ld * e;
+  const bool packed = dst_ld == rows;
+  const bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows * e > LT__CACHED_MAX_BYTES);
+  _Alignas(64) char pick[64];
+  if (es < 4) thin_pick(pick, rows, packed, es);
+  const __m512i idx = es < 4 ? _mm512_load_si512(pick) : _mm512_setzero_si512();
+  const int64_t run = step * rows * e; /* bytes of one step's packed output */
+  _Alignas(64) char buf[THIN_GROUPS * 64 * 15];
   int64_t c = 0, g = 0;
-  for (; c + THIN1_COLS <= cols; c += THIN1_COLS) {
+  for (; c + step <= cols; c += step) {
     __m512 r[16];
     LT__UNROLL for (int i = 0; i < 16; i++) {
-      const char *p = src + (i < rows ? i : 0) * src_ld + c;
+      const char *p = src + (i < rows ? i : 0) * sld + c * e;
       if (i < rows) __builtin_prefetch(p + THIN_AHEAD, 0, 2);
       r[i] = _mm512_castsi512_ps(_mm512_maskz_loadu_epi8(i < rows ? ~0ull : 0, p));
     }
     transpose16_ps(r);
-    char *out = stream ? buf + g * run : dst + c * dst_ld;
-    LT__UNROLL for (int j = 0; j < 16; j++) {
-      __m512i v = _mm512_permutexvar_epi8(idx, _mm512_castps_si512(r[j]));
-      if (packed) {
-        _mm512_mask_storeu_epi8(out + 4 * j * rows, four_rows, v);
-        continue;
-      }
-      char *row = out + 4 * j * dst_ld;
-      _mm_mask_storeu_epi8(row, one_row, _mm512_castsi512_si128(v));
-      _mm_mask_storeu_epi8(row + dst_ld, one_row, _mm512_extracti32x4_epi32(v, 1));
-      _mm_mask_storeu_epi8(row + 2 * dst_ld, one_row, _mm512_extracti32x4_epi32(v, 2));
-      _mm_mask_storeu_epi8(row + 3 * dst_ld, one_row, _mm512_extracti32x4_epi32(v, 3));
-    }
+    char *out = stream ? buf + g * run : dst + c * dst_ld * e;
+    LT__UNROLL for (int j = 0; j < 16; j++)
+      thin_store(out + per * j * dst_ld * e, dst_ld, packed, rows, permute(idx, _mm512_castps_si512(r[j])), es);
     if (stream && ++g == THIN_GROUPS) {
-      lt__stream_copy(dst + (c + THIN1_COLS - THIN1_COLS * g) * dst_ld, buf, (size_t)(g * run));
+      lt__stream_copy(dst + (c + step - step * g) * dst_ld * e, buf, (size_t)(g * run));
       g = 0;
     }
   }
-  if (g) lt__stream_copy(dst + (c - THIN1_COLS * g) * dst_ld, buf, (size_t)(g * run));
-  lt__edge(edge1, dst + c * dst_ld, dst_ld, src + c, src_ld, rows, cols - c);
+  if (g) lt__stream_copy(dst + (c - step * g) * dst_ld * e, buf, (size_t)(g * run));
+  lt__transpose_fn edge = es == 1 ? edge1 : es == 2 ? edge2 : edge4;
+  lt__edge(edge, dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows, cols - c);
   return stream;
 }
 
@@ -525,7 +509,10 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                                                 int64_t src_ld, int64_t rows, int64_t cols, size_t es,
                                                                 lt__tile_fn tile, lt__stream_policy policy,
                                                                 lt__transpose_fn edge) {
-  if ((es == 2 || es == 4) && thin_fits(rows, cols)) return thin(dst, dst_ld, src, src_ld, rows, cols, policy, es);
+  if (es == 2 && thin_fits(rows, cols, 2))
+    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 2, permute_halves);
+  if (es == 4 && thin_fits(rows, cols, 4))
+    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none);
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
                              es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
 }
@@ -549,16 +536,16 @@ KERNELS(2, tile2, edge2, )
 KERNELS(4, tile4, edge4, )
 KERNELS(8, tile8, lt__transpose_scalar_table[3], )
 
-/* Bytes on the AVX512-VBMI path: thin1 where it fits, else the tiles. */
+/* Bytes on the AVX512-VBMI path: thin where it fits, else the tiles. */
 __attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
                                                                        int64_t src_ld, int64_t rows, int64_t cols) {
-  if (!thin1_fits(rows, cols)) transpose_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
-  else if (thin1(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE)) _mm_sfence();
+  if (!thin_fits(rows, cols, 1)) transpose_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
+  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE, 1, permute_bytes)) _mm_sfence();
 }
 __attribute__((target("avx512vbmi"))) static void streamed_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols) {
-  if (!thin1_fits(rows, cols)) streamed_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
-  else if (thin1(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS)) _mm_sfence();
+  if (!thin_fits(rows, cols, 1)) streamed_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
+  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, 1, permute_bytes)) _mm_sfence();
 }
 
 /* Bytes from the lanes here, from whole rows on the AVX512-VBMI path
