@@ -145,7 +145,9 @@ static inline __attribute__((always_inline)) void masked_block(char *dst, int64_
  * 0.16-0.17, (1,2,0) 0.05-0.08 -> 0.21-0.23; BHTD (0,2,3,1) 0.02-0.03 ->
  * 0.18). Bands thinner than MASKED_MIN stay scalar: a block then carries
  * 16 shuffles per element row for a few elements (68^3 (1,2,0),
- * 4-element bands: 0.30 -> 0.22 masked). */
+ * 4-element bands: 0.30 -> 0.22 masked). Halves, and bytes where the CPU
+ * has AVX512-VBMI, now take blocks of 64 bytes of columns instead
+ * (narrow_edge, below). */
 enum { MASKED_MIN = 8 };
 static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t dst_ld, const char *src,
                                                               int64_t src_ld, int64_t rows, int64_t cols, size_t es) {
@@ -162,9 +164,6 @@ static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t
 
 static void edge1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
   masked_edge(dst, dst_ld, src, src_ld, rows, cols, 1);
-}
-static void edge2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  masked_edge(dst, dst_ld, src, src_ld, rows, cols, 2);
 }
 static void edge4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
   masked_edge(dst, dst_ld, src, src_ld, rows, cols, 4);
@@ -444,6 +443,22 @@ static inline __attribute__((always_inline)) __m512i permute_none(__m512i idx, _
   return v;
 }
 
+/* Stores the first count of the destination rows that a permuted
+ * register of bytes or halves holds one to each 16 elements (4 / es of
+ * them), lanes m of each, the rows ld_bytes apart. */
+static inline __attribute__((always_inline)) void store_split_rows(char *row, int64_t ld_bytes, __mmask16 m,
+                                                                   __m512i v, size_t es, int64_t count) {
+  if (es == 2) {
+    _mm256_mask_storeu_epi16(row, m, _mm512_castsi512_si256(v));
+    if (count > 1) _mm256_mask_storeu_epi16(row + ld_bytes, m, _mm512_extracti64x4_epi64(v, 1));
+    return;
+  }
+  _mm_mask_storeu_epi8(row, m, _mm512_castsi512_si128(v));
+  if (count > 1) _mm_mask_storeu_epi8(row + ld_bytes, m, _mm512_extracti32x4_epi32(v, 1));
+  if (count > 2) _mm_mask_storeu_epi8(row + 2 * ld_bytes, m, _mm512_extracti32x4_epi32(v, 2));
+  if (count > 3) _mm_mask_storeu_epi8(row + 3 * ld_bytes, m, _mm512_extracti32x4_epi32(v, 3));
+}
+
 /* Stores the destination rows that permuted register v holds: per rows
  * of es bytes each, ld elements apart (packed: back to back). */
 static inline __attribute__((always_inline)) void thin_store(char *row, int64_t ld, bool packed, int64_t rows,
@@ -453,15 +468,59 @@ static inline __attribute__((always_inline)) void thin_store(char *row, int64_t 
   if (es == 4) _mm512_mask_storeu_epi32(row, one_row, v);
   else if (packed && es == 1) _mm512_mask_storeu_epi8(row, ~0ull >> (64 - per * rows), v);
   else if (packed) _mm512_mask_storeu_epi16(row, (__mmask32)(~0u >> (32 - per * rows)), v);
-  else if (es == 2) {
-    _mm256_mask_storeu_epi16(row, one_row, _mm512_castsi512_si256(v));
-    _mm256_mask_storeu_epi16(row + ld * e, one_row, _mm512_extracti64x4_epi64(v, 1));
-  } else {
-    _mm_mask_storeu_epi8(row, one_row, _mm512_castsi512_si128(v));
-    _mm_mask_storeu_epi8(row + ld, one_row, _mm512_extracti32x4_epi32(v, 1));
-    _mm_mask_storeu_epi8(row + 2 * ld, one_row, _mm512_extracti32x4_epi32(v, 2));
-    _mm_mask_storeu_epi8(row + 3 * ld, one_row, _mm512_extracti32x4_epi32(v, 3));
+  else store_split_rows(row, ld * e, one_row, v, es, per);
+}
+
+/* The partial tiles of bytes and halves the way thin goes: blocks of up
+ * to 16 source rows by 64 bytes of columns, loads and stores masked to
+ * the block (masked-off lanes touch nothing), where masked_block widens
+ * each element to a word and takes 16 columns. Bands thinner than
+ * MASKED_MIN still go to masked_edge (2 or 4 measured no better).
+ * bench_access at 1 MiB, one thread, two runs each, masked_block ->
+ * narrow_block: u8 (cubes of 101, whose frame is most of each slice)
+ * (0,2,1) 0.24-0.26 -> 0.39-0.40 of memcpy, (1,2,0) 0.32-0.33 ->
+ * 0.44-0.45, (2,0,1) 0.34-0.35 -> 0.53, (2,1,0) 0.24-0.25 -> 0.34;
+ * bf16 (cubes of 80) (0,2,1) 0.45-0.46 -> 0.52-0.56, (2,0,1) 0.55-0.59
+ * -> 0.64-0.66, (2,1,0) 0.50-0.52 -> 0.53-0.57; the rest level, and
+ * level or ahead at 64 and 512 MiB (one run each). */
+static inline __attribute__((always_inline)) void narrow_block(char *dst, int64_t dst_ld, const char *src,
+                                                               int64_t src_ld, int64_t nr, int64_t nc, size_t es,
+                                                               __m512i idx, __m512i (*permute)(__m512i, __m512i)) {
+  const int64_t e = (int64_t)es, per = 4 / e;
+  const __mmask64 cols = ~0ull >> (64 - nc * e);
+  __m512 r[16];
+  LT__UNROLL for (int i = 0; i < 16; i++)
+    r[i] = i < nr ? _mm512_castsi512_ps(_mm512_maskz_loadu_epi8(cols, src + i * src_ld * e)) : _mm512_setzero_ps();
+  transpose16_ps(r);
+  LT__UNROLL for (int j = 0; j < 16; j++)
+    if (per * j < nc)
+      store_split_rows(dst + per * j * dst_ld * e, dst_ld * e, (__mmask16)((1u << nr) - 1),
+                       permute(idx, _mm512_castps_si512(r[j])), es, lt__min64(per, nc - per * j));
+}
+
+static inline __attribute__((always_inline)) void narrow_edge(char *dst, int64_t dst_ld, const char *src,
+                                                              int64_t src_ld, int64_t rows, int64_t cols, size_t es,
+                                                              __m512i (*permute)(__m512i, __m512i)) {
+  if (rows < MASKED_MIN || cols < MASKED_MIN ) {
+    masked_edge(dst, dst_ld, src, src_ld, rows, cols, es);
+    return;
   }
+  _Alignas(64) char pick[64];
+  thin_pick(pick, 16, false, es);
+  const __m512i idx = _mm512_load_si512(pick);
+  const int64_t e = (int64_t)es, w = 64 / e;
+  for (int64_t c = 0; c < cols; c += w)
+    for (int64_t r = 0; r < rows; r += 16)
+      narrow_block(dst + (c * dst_ld + r) * e, dst_ld, src + (r * src_ld + c) * e, src_ld, lt__min64(16, rows - r),
+                   lt__min64(w, cols - c), es, idx, permute);
+}
+
+__attribute__((target("avx512vbmi"))) static void narrow_edge1(char *dst, int64_t dst_ld, const char *src,
+                                                               int64_t src_ld, int64_t rows, int64_t cols) {
+  narrow_edge(dst, dst_ld, src, src_ld, rows, cols, 1, permute_bytes);
+}
+static void narrow_edge2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
+  narrow_edge(dst, dst_ld, src, src_ld, rows, cols, 2, permute_halves);
 }
 
 static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
@@ -493,7 +552,7 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
     }
   }
   if (g) lt__stream_copy(dst + (c - step * g) * dst_ld * e, buf, (size_t)(g * run));
-  lt__transpose_fn edge = es == 1 ? edge1 : es == 2 ? edge2 : edge4;
+  lt__transpose_fn edge = es == 1 ? narrow_edge1 : es == 2 ? narrow_edge2 : edge4;
   lt__edge(edge, dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows, cols - c);
   return stream;
 }
@@ -531,8 +590,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
     if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE)) _mm_sfence();         \
   }
 KERNELS(1, tile1, edge1, )
-KERNELS(1, tile1_rows, edge1, __attribute__((target("avx512vbmi"))))
-KERNELS(2, tile2, edge2, )
+KERNELS(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
+KERNELS(2, tile2, narrow_edge2, )
 KERNELS(4, tile4, edge4, )
 KERNELS(8, tile8, lt__transpose_scalar_table[3], )
 
