@@ -73,6 +73,7 @@ typedef struct lt__tiling {
   int max_segs;
   int64_t tail;       /* elements of each destination row past the full tiles */
   bool packed;        /* each destination row starts where the one before ends, off a line */
+  bool off_lines;     /* some of the full tiles' destination rows start off a line */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -101,6 +102,38 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
+/* Asks for the line at p into L1. GCC 12 deletes a loop of nothing but
+ * __builtin_prefetch once it is inlined (it computes nothing), which had
+ * silently dropped the destination lines below; an asm statement stays. */
+static inline void lt__prefetch_kept(const char *p) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __asm__ volatile("prefetcht0 %0" : : "m"(*p));
+#else
+  __builtin_prefetch(p, 1, 3);
+#endif
+}
+
+/* Asks for the destination lines of tile (r, c) for writing: each of
+ * its rows' 64 bytes, which cover two lines where the rows are off a
+ * line. Asked for its first line alone, such a row's second line came in
+ * from L2 on demand, behind the stores: Xeon, F32 in cache, same-run
+ * ratio to memcpy, two runs each, first line -> both, down columns: 1016
+ * x 64 0.60-0.62 -> 0.69-0.72, 1100 x 64 0.62 -> 0.70-0.71, 500 x 500
+ * 0.67-0.68 -> 0.72, 61 x 67 x 63 (1,2,0) 0.54 -> 0.58-0.62, 60 x 66 x
+ * 62 (2,1,0) 0.59-0.60 -> 0.66, 509 x 515 level; along rows (see
+ * lt__rows_near_pages), asking for the next tile's lines, none -> first
+ * only -> both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.52-0.53 ->
+ * 0.62-0.64 -> 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54 -> 0.77, 1020
+ * x 256 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. Rows on a line ask for one
+ * (asking twice cost 512^2 0.64 -> 0.62). */
+static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, int64_t c) {
+  char *q = g->dst + c * g->dld + r * g->es;
+  for (int64_t j = 0; j < g->t; j++) {
+    lt__prefetch_kept(q + j * g->dld);
+    if (g->off_lines) lt__prefetch_kept(q + j * g->dld + 63);
+  }
+}
+
 /* Asks for the source of the tile below tile (r, c), if any, into L1, and
  * for tiles of at most 16 rows, its destination lines for writing (see
  * lt__tiles_cached). */
@@ -108,9 +141,14 @@ static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
   for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
-  if (g->es < 4) return;
-  char *q = g->dst + c * g->dld + (r + g->t) * g->es;
-  for (int64_t j = 0; j < g->t; j++) __builtin_prefetch(q + j * g->dld, 1, 3);
+  if (g->es >= 4) lt__tile_lines_for_writing(g, r + g->t, c);
+}
+
+/* Asks for the destination lines of the tile after (r, c) in a walk
+ * along the source's rows, for tiles of at most 16 rows. */
+static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
+  if (c + g->t >= g->c0 + g->ncols) c = g->c0 - g->t, r += g->t;
+  if (r < g->r0 + g->nrows && g->es >= 4) lt__tile_lines_for_writing(g, r, c + g->t);
 }
 
 /* Cached output: strips of a tile's rows of the side whose rows lie
@@ -161,6 +199,26 @@ static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
  * slower (u8 2-D 0.43 -> 0.37-0.38). */
 #define LT__BAND_TILES 4
 
+/* Destination rows that lie within 32 bytes of a multiple of 4 KiB, but
+ * not on one, put the 16 lines a tile writes down a column into a few of
+ * L1's sets (rows 4080 bytes apart: four rows to a set), each line half
+ * written until the tile below finishes it; every set then takes lines
+ * from four tiles in a row, more than its ways. Intel cores walk those
+ * along the source's rows instead: each pass over the row of tiles
+ * spreads its lines over the sets, and finishes the last pass's. Xeon,
+ * F32 in cache, same-run ratio to memcpy, two runs each, down columns ->
+ * along rows: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.27-0.28 -> 0.44,
+ * 1020 x 128 0.27 -> 0.44-0.45, 1020 x 256 0.38-0.39 -> 0.52-0.54, 1030 x
+ * 64 0.28 -> 0.38-0.41, 3068 x 64 0.27-0.28 -> 0.43-0.48, 3068 x 80
+ * 0.33-0.35 -> 0.50-0.52; 2046 x 64 (8 bytes short of 8 KiB) 0.24-0.26
+ * either way. Rows 32 bytes short or more keep the columns: 1016 x 64
+ * 0.69-0.71 against 0.53, 2040 x 64 0.75-0.76 against 0.53-0.55; so do
+ * rows on a multiple (1024 x 64 0.44 against 0.41-0.42). */
+static inline bool lt__rows_near_pages(int64_t ld_bytes) {
+  int64_t off = ld_bytes % 4096;
+  return off != 0 && (off < 32 || off > 4096 - 32);
+}
+
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
                                                                    bool banded) {
   if (banded && g->nrows <= LT__BAND_TILES * g->t) {
@@ -171,9 +229,12 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   bool intel = lt__intel_cores();
-  if (g->sld > g->dld && !intel) {
+  if (intel ? lt__rows_near_pages(g->dld) : g->sld > g->dld) {
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
-      for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
+      for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) {
+        lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
+        if (intel) lt__tile_after(g, r, c);
+      }
     return;
   }
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
@@ -403,6 +464,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.ncols = (cols - g.c0) / g.t * g.t;
   g.tail = rows - g.r0 - g.nrows;
   g.packed = dst_ld == rows && g.dld % 64 != 0; /* so r0 is 0 */
+  g.off_lines = g.dld % 64 != 0 || (uintptr_t)(dst + g.r0 * es) % 64 != 0;
   bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES, merged = false;
   bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
                 g.ncols > 0 &&
