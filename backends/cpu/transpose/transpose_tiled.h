@@ -102,9 +102,10 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
-/* Asks for the line at p into L1. GCC 12 deletes a loop of nothing but
- * __builtin_prefetch once it is inlined (it computes nothing), which had
- * silently dropped the destination lines below; an asm statement stays. */
+/* Asks for the line at p into L1. GCC 12 deleted a loop of nothing but
+ * __builtin_prefetch once it was inlined here (the loop computes
+ * nothing), which dropped the destination lines below without a word;
+ * an asm statement stays. */
 static inline void lt__prefetch_kept(const char *p) {
 #if defined(__x86_64__) && defined(__GNUC__)
   __asm__ volatile("prefetcht0 %0" : : "m"(*p));
@@ -113,42 +114,42 @@ static inline void lt__prefetch_kept(const char *p) {
 #endif
 }
 
-/* Asks for the destination lines of tile (r, c) for writing: each of
- * its rows' 64 bytes, which cover two lines where the rows are off a
- * line. Asked for its first line alone, such a row's second line came in
- * from L2 on demand, behind the stores: Xeon, F32 in cache, same-run
- * ratio to memcpy, two runs each, first line -> both, down columns: 1016
- * x 64 0.60-0.62 -> 0.69-0.72, 1100 x 64 0.62 -> 0.70-0.71, 500 x 500
- * 0.67-0.68 -> 0.72, 61 x 67 x 63 (1,2,0) 0.54 -> 0.58-0.62, 60 x 66 x
- * 62 (2,1,0) 0.59-0.60 -> 0.66, 509 x 515 level; along rows (see
- * lt__rows_near_pages), asking for the next tile's lines, none -> first
- * only -> both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.52-0.53 ->
- * 0.62-0.64 -> 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54 -> 0.77, 1020
- * x 256 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. Rows on a line ask for one
- * (asking twice cost 512^2 0.64 -> 0.62). */
-static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, int64_t c) {
+/* Asks for the destination lines of tile (r, c) for writing: the first
+ * line of each of its rows' 64 bytes, and with both, where the rows are
+ * off a line, the second line they cover too. */
+static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, int64_t c, bool both) {
   char *q = g->dst + c * g->dld + r * g->es;
   for (int64_t j = 0; j < g->t; j++) {
     lt__prefetch_kept(q + j * g->dld);
-    if (g->off_lines) lt__prefetch_kept(q + j * g->dld + 63);
+    if (both && g->off_lines) lt__prefetch_kept(q + j * g->dld + 63);
   }
 }
 
 /* Asks for the source of the tile below tile (r, c), if any, into L1, and
  * for tiles of at most 16 rows, its destination lines for writing (see
- * lt__tiles_cached). */
+ * lt__tiles_cached): one per row. Asking for both lines of rows off a
+ * line measured level or worse there (Xeon, F32 in cache, same-run ratio
+ * to memcpy, two runs each, one -> both: 500 x 500 0.73-0.74 ->
+ * 0.70-0.71, 60 x 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 ->
+ * 0.66-0.67, 1016 x 64 and 1100 x 64 level). */
 static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
   for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
-  if (g->es >= 4) lt__tile_lines_for_writing(g, r + g->t, c);
+  if (g->es >= 4) lt__tile_lines_for_writing(g, r + g->t, c, false);
 }
 
 /* Asks for the destination lines of the tile after (r, c) in a walk
- * along the source's rows, for tiles of at most 16 rows. */
+ * along the source's rows (see lt__rows_near_pages), for tiles of at
+ * most 16 rows: both lines of each row where the rows are off a line,
+ * since the next tile's rows are other rows, whose second lines nothing
+ * has touched. Xeon, F32 in cache, same-run ratio to memcpy, two runs
+ * each, none -> first lines -> both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB)
+ * 0.52-0.53 -> 0.62-0.64 -> 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54
+ * -> 0.77, 1020 x 256 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. */
 static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
   if (c + g->t >= g->c0 + g->ncols) c = g->c0 - g->t, r += g->t;
-  if (r < g->r0 + g->nrows && g->es >= 4) lt__tile_lines_for_writing(g, r, c + g->t);
+  if (r < g->r0 + g->nrows && g->es >= 4) lt__tile_lines_for_writing(g, r, c + g->t, true);
 }
 
 /* Cached output: strips of a tile's rows of the side whose rows lie
