@@ -162,9 +162,6 @@ static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t
                    lt__min64(16, cols - c), es);
 }
 
-static void edge1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  masked_edge(dst, dst_ld, src, src_ld, rows, cols, 1);
-}
 static void edge4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
   masked_edge(dst, dst_ld, src, src_ld, rows, cols, 4);
 }
@@ -434,6 +431,21 @@ __attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline
 permute_bytes(__m512i idx, __m512i v) {
   return _mm512_permutexvar_epi8(idx, v);
 }
+/* Bytes without AVX512-VBMI, into the unpacked layout alone: an in-lane
+ * shuffle gathers byte t of the lane's four words into its dword t, then
+ * a dword permute takes dword t of every lane into lane t. Xeon, its
+ * VBMI hidden from the selection, bench_access --dtype u8 at 1 MiB, two
+ * runs each, masked blocks -> this, in thin and the edge: (0,2,1)
+ * 0.24-0.25 -> 0.40-0.42 of memcpy, (1,2,0) 0.32-0.33 -> 0.42-0.43,
+ * (2,0,1) 0.33-0.34 -> 0.47-0.48, (2,1,0) 0.23-0.24 -> 0.33-0.35, BHTD
+ * (0,2,3,1) 0.18-0.19 -> 0.51-0.53; the rest level. */
+static const int8_t BYTE_T_OF_WORDS[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+static inline __attribute__((always_inline)) __m512i permute_bytes_bw(__m512i idx, __m512i v) {
+  (void)idx;
+  const __m512i within = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)BYTE_T_OF_WORDS));
+  const __m512i across = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32(across, _mm512_shuffle_epi8(v, within));
+}
 static inline __attribute__((always_inline)) __m512i permute_halves(__m512i idx, __m512i v) {
   return _mm512_permutexvar_epi16(idx, v);
 }
@@ -519,16 +531,23 @@ __attribute__((target("avx512vbmi"))) static void narrow_edge1(char *dst, int64_
                                                                int64_t src_ld, int64_t rows, int64_t cols) {
   narrow_edge(dst, dst_ld, src, src_ld, rows, cols, 1, permute_bytes);
 }
+static void narrow_edge1_bw(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
+                            int64_t cols) {
+  narrow_edge(dst, dst_ld, src, src_ld, rows, cols, 1, permute_bytes_bw);
+}
 static void narrow_edge2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
   narrow_edge(dst, dst_ld, src, src_ld, rows, cols, 2, permute_halves);
 }
 
+/* permute: the path's (packs: into the packed layout where the rows are
+ * packed); edge: the partial blocks past the last whole step. */
 static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld, const char *src, int64_t src_ld,
                                                        int64_t rows, int64_t cols, lt__stream_policy policy, size_t es,
-                                                       __m512i (*permute)(__m512i, __m512i)) {
+                                                       __m512i (*permute)(__m512i, __m512i), bool packs,
+                                                       lt__transpose_fn edge) {
   const int64_t e = (int64_t)es, step = 64 / e, per = 4 / e, sld = src_ld * e;
-  const bool packed = dst_ld == rows;
-  const bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows * e > LT__CACHED_MAX_BYTES);
+  const bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || cols * rows * e > LT__CACHED_MAX_BYTES);
+  const bool packed = dst_ld == rows && packs;
   _Alignas(64) char pick[64];
   if (es < 4) thin_pick(pick, rows, packed, es);
   const __m512i idx = es < 4 ? _mm512_load_si512(pick) : _mm512_setzero_si512();
@@ -552,7 +571,6 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
     }
   }
   if (g) lt__stream_copy(dst + (c - step * g) * dst_ld * e, buf, (size_t)(g * run));
-  lt__transpose_fn edge = es == 1 ? narrow_edge1 : es == 2 ? narrow_edge2 : edge4;
   lt__edge(edge, dst + c * dst_ld * e, dst_ld, src + c * e, src_ld, rows, cols - c);
   return stream;
 }
@@ -568,10 +586,12 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                                                 int64_t src_ld, int64_t rows, int64_t cols, size_t es,
                                                                 lt__tile_fn tile, lt__stream_policy policy,
                                                                 lt__transpose_fn edge) {
+  if (es == 1 && thin_fits(rows, cols, 1)) /* where the CPU has no AVX512-VBMI */
+    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 1, permute_bytes_bw, false, narrow_edge1_bw);
   if (es == 2 && thin_fits(rows, cols, 2))
-    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 2, permute_halves);
+    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 2, permute_halves, true, narrow_edge2);
   if (es == 4 && thin_fits(rows, cols, 4))
-    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none);
+    return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
                              es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
 }
@@ -589,7 +609,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                    int64_t cols) {                                                                   \
     if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE)) _mm_sfence();         \
   }
-KERNELS(1, tile1, edge1, )
+KERNELS(1, tile1, narrow_edge1_bw, )
 KERNELS(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
 KERNELS(2, tile2, narrow_edge2, )
 KERNELS(4, tile4, edge4, )
@@ -599,12 +619,14 @@ KERNELS(8, tile8, lt__transpose_scalar_table[3], )
 __attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
                                                                        int64_t src_ld, int64_t rows, int64_t cols) {
   if (!thin_fits(rows, cols, 1)) transpose_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
-  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE, 1, permute_bytes)) _mm_sfence();
+  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_IF_LARGE, 1, permute_bytes, true, narrow_edge1))
+    _mm_sfence();
 }
 __attribute__((target("avx512vbmi"))) static void streamed_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols) {
   if (!thin_fits(rows, cols, 1)) streamed_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
-  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, 1, permute_bytes)) _mm_sfence();
+  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, 1, permute_bytes, true, narrow_edge1))
+    _mm_sfence();
 }
 
 /* Bytes from the lanes here, from whole rows on the AVX512-VBMI path
