@@ -1,12 +1,12 @@
 /* AVX-512 transpose kernels: tiles of one 64-byte vector a side (64 x 64
  * bytes, 32 x 32 halves, 16 x 16 words, 8 x 8 doubles; the byte tiles
- * also take AVX512-VBMI where the CPU has it), and thin kernels
- * for transposes of 2 to 15 source rows (2- and 4-byte elements, and
- * bytes with AVX512-VBMI), and masked blocks for
- * the 1-, 2- and 4-byte partial tiles; and the same tiles read from rows
- * that lie anywhere (transpose_rows_*, for grouped transposes in cache).
- * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512dq; 8-byte
- * partial tiles go to the scalar kernel. */
+ * also take AVX512-VBMI where the CPU has it); one thin kernel for
+ * transposes of 2 to 15 source rows of 1-, 2- and 4-byte elements; for
+ * the partial tiles, blocks of 64 bytes of columns (bytes and halves)
+ * or masked 16 x 16 blocks (words, and thin bands); and the same tiles
+ * read from rows that lie anywhere (transpose_rows_*, for grouped
+ * transposes in cache). Compiled with -mavx512f -mavx512bw -mavx512vl
+ * -mavx512dq; 8-byte partial tiles go to the scalar kernel. */
 #include <immintrin.h>
 
 #include "stream.h"
