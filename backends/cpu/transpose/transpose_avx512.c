@@ -145,9 +145,9 @@ static inline __attribute__((always_inline)) void masked_block(char *dst, int64_
  * 0.16-0.17, (1,2,0) 0.05-0.08 -> 0.21-0.23; BHTD (0,2,3,1) 0.02-0.03 ->
  * 0.18). Bands thinner than MASKED_MIN stay scalar: a block then carries
  * 16 shuffles per element row for a few elements (68^3 (1,2,0),
- * 4-element bands: 0.30 -> 0.22 masked). Halves, and bytes where the CPU
- * has AVX512-VBMI, now take blocks of 64 bytes of columns instead
- * (narrow_edge, below). */
+ * 4-element bands: 0.30 -> 0.22 masked). Bytes and halves now take
+ * blocks of 64 bytes of columns instead (narrow_edge, below), and come
+ * here only for bands thinner than MASKED_MIN. */
 enum { MASKED_MIN = 8 };
 static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t dst_ld, const char *src,
                                                               int64_t src_ld, int64_t rows, int64_t cols, size_t es) {
@@ -513,7 +513,7 @@ static inline __attribute__((always_inline)) void narrow_block(char *dst, int64_
 static inline __attribute__((always_inline)) void narrow_edge(char *dst, int64_t dst_ld, const char *src,
                                                               int64_t src_ld, int64_t rows, int64_t cols, size_t es,
                                                               __m512i (*permute)(__m512i, __m512i)) {
-  if (rows < MASKED_MIN || cols < MASKED_MIN ) {
+  if (rows < MASKED_MIN || cols < MASKED_MIN) {
     masked_edge(dst, dst_ld, src, src_ld, rows, cols, es);
     return;
   }
