@@ -147,6 +147,21 @@ START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
 }
 END_TEST
 
+/* Destination rows a few bytes short of or past 4 KiB (packed rows of
+ * 4080 and 4120 bytes, and padded ones of 4092), which Intel cores walk
+ * along the source's rows: partial tiles on both sides, and a source of
+ * one and of several tile columns. */
+START_TEST(rows_near_a_multiple_of_4_kib_match_the_naive_loop) {
+  kernel_under_test k = kernel_of(_i);
+  if (!k.fn) return;
+  const int64_t e = (int64_t)k.es, short_rows = 4080 / e, long_rows = 4120 / e;
+  const layout near[] = {{short_rows, 40, 43, short_rows, 0, 0},
+                         {long_rows, 100, 100, long_rows, 4, 0},
+                         {short_rows - 5, 70, 70, 4092 / e, 0, 8}};
+  for (int i = 0; i < 3; i++) check_layout(&k, &near[i]);
+}
+END_TEST
+
 START_TEST(unaligned_pointers_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i);
   if (!k.fn) return;
@@ -331,6 +346,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, large_leading_dimensions_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, power_of_two_leading_dimensions_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, thin_shapes_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, rows_near_a_multiple_of_4_kib_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, unaligned_pointers_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
