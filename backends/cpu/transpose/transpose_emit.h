@@ -94,7 +94,11 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * One aligned load, one shuffle and one store per line instead of three
  * of each, and no line waits a tile. prev, when not NULL, is the segment
  * before, still in a register (the call's own); keep asks to leave this
- * one in the stage for the next call. */
+ * one in the stage for the next call. A row that starts on a line (every
+ * other row, where rows lie an odd multiple of 32 bytes apart) streams
+ * its segments as they are and keeps nothing: on a Xeon, F32 BHTD (0,3,1,2)
+ * at 512 MiB (rows 32 bytes short of 2 MiB), same-run ratio to memcpy,
+ * three runs each in turn, 0.71-0.72 -> 0.75; 11585^2 level. */
 static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
                                                              char *ends, const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
@@ -104,9 +108,10 @@ static inline __attribute__((always_inline)) void splice_row(const lt__tile_out 
     return;
   }
   if (o->first) end_bytes(ends, false, seg, v, 0, 64 - mis);
+  else if (mis == 0) stream_vec(seg, v[0]);
   else stream_vec(seg - mis, lt__splice(prev ? *prev : *(const vec *)stage, v[0], mis, o->unit));
   if (o->last) end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
-  else if (keep) store_vec(stage, v[0]);
+  else if (keep && mis != 0) store_vec(stage, v[0]);
 }
 #endif
 
