@@ -65,6 +65,7 @@ typedef struct group_plan {
   int64_t q_lines;   /* the fewest that fill whole pairs of lines: q in BUF_BYTES */
   size_t long_bytes; /* the heap buffer q needs; 0: q == q_lines, BUF_BYTES on the stack */
   size_t es;
+  bool streamed;      /* fn is lt__transpose_best_streamed's: fence after the last call */
   lt__transpose_fn fn;
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
@@ -245,6 +246,7 @@ static void group_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, i
       group_cols(g, &c, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
                  i1 - i < c.q ? i1 - i : c.q, c0, c1);
   while (lt__odometer_step(&o, a, g->outer >= 0 ? g->outer : g->first, g->k, es, es));
+  if (g->streamed) lt__stream_fence();
   lt__free(heap, g->long_bytes, 64);
 }
 
@@ -277,9 +279,9 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   if (g.first < 0) return false;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   /* The calls' outputs are small, but together they outgrow the caches. */
-  bool streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
-  take_outer(&g, streamed);
-  g.fn = streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
+  g.streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+  take_outer(&g, g.streamed);
+  g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   bool in_cache = numel * (int64_t)es <= IN_PLACE_MAX_BYTES;
   g.in_place = in_cache && lt__intel_cores() ? lt__transpose_rows_kernel(es) : NULL;
   fill_row_offsets(&g);

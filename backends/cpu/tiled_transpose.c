@@ -29,6 +29,7 @@ enum { OUTER_PER_THREAD = 2 };
 typedef struct tile_job {
   const lt__copy_args *a;
   lt__transpose_fn fn;
+  bool streamed;  /* fn is lt__transpose_best_streamed's: fence after the last call */
   int64_t band; /* source rows per call (see banded_rows); all of them unless banded */
 } tile_job;
 
@@ -45,6 +46,7 @@ static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
   do
     j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], a->shape[in], c1 - c0);
   while (lt__odometer_step(&o, a, in, k, es, es));
+  if (j->streamed) lt__stream_fence();
 }
 
 /* A streamed batch of transposes whose source rows run on from one
@@ -97,6 +99,7 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
       lt__odometer_step(&o, a, in, k, es, es);
     }
   }
+  if (j->streamed) lt__stream_fence();
 }
 
 bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
@@ -106,7 +109,8 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * outgrow the caches streams every slice. */
   size_t es = lt__dtype_size(a->dst_dtype);
   bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
-  tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), a->shape[a->ndim - 1]};
+  tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
+                a->shape[a->ndim - 1]};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
   /* Threads take whole outer indices where there are a few per thread:
    * split by columns, two threads would each read every source line of

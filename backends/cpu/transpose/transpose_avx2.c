@@ -223,7 +223,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
 }
 
 /* Each element size twice: streaming when one call's output outgrows the
- * caches, and streaming always (for batches of small transposes). */
+ * caches (fenced), and streaming always (for batches of small transposes,
+ * unfenced: see lt__transpose_best_streamed). */
 #define KERNELS(N, INDEX)                                                                                        \
   static void transpose##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
     if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_IF_LARGE,                     \
@@ -231,9 +232,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
       _mm_sfence();                                                                                             \
   }                                                                                                             \
   static void streamed##N(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) { \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                       \
-                      lt__transpose_scalar_table[INDEX]))                                                        \
-      _mm_sfence();                                                                                             \
+    transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, tile##N, LT__STREAM_ALWAYS,                           \
+                  lt__transpose_scalar_table[INDEX]);                                                            \
   }
 KERNELS(1, 0)
 KERNELS(2, 1)

@@ -325,10 +325,11 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                              es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
 }
 
-/* Each tile twice: streaming when one call's output outgrows the caches,
- * and streaming always (for batches of small transposes); with the
- * masked edge for 1, 2 and 4 bytes, the scalar one for 8. ATTR: the
- * target the tile needs beyond the file's, so that it inlines. */
+/* Each tile twice: streaming when one call's output outgrows the caches
+ * (fenced), and streaming always (for batches of small transposes,
+ * unfenced: see lt__transpose_best_streamed); with the masked edge for 1,
+ * 2 and 4 bytes, the scalar one for 8. ATTR: the target the tile needs
+ * beyond the file's, so that it inlines. */
 #define KERNELS(N, TILE, EDGE, ATTR)                                                                                 \
   ATTR static void transpose_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,        \
                                     int64_t cols) {                                                                  \
@@ -336,7 +337,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
   }                                                                                                                  \
   ATTR static void streamed_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,         \
                                    int64_t cols) {                                                                   \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE)) _mm_sfence();         \
+    transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE);                           \
   }
 KERNELS(1, tile1, narrow_edge1_bw, )
 KERNELS(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
@@ -354,8 +355,7 @@ __attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst
 __attribute__((target("avx512vbmi"))) static void streamed_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols) {
   if (!thin_fits(rows, cols, 1)) streamed_tile1_rows(dst, dst_ld, src, src_ld, rows, cols);
-  else if (thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, 1, permute_bytes, true, narrow_edge1))
-    _mm_sfence();
+  else thin(dst, dst_ld, src, src_ld, rows, cols, LT__STREAM_ALWAYS, 1, permute_bytes, true, narrow_edge1);
 }
 
 /* Bytes from the lanes here, from whole rows on the AVX512-VBMI path
