@@ -315,6 +315,88 @@ START_TEST(packed_destinations_over_several_panels_match_the_naive_loop) {
 }
 END_TEST
 
+/* A transpose cut along its source rows into seamed calls (rows[i] source
+ * rows each), every call's destination rows starting where the last
+ * call's ended, or (backwards) the calls taken last first, so that none
+ * starts where the one before ended; the seams written through an
+ * lt__seam_run: the whole destination extent, padding included, must
+ * match the naive loop's. */
+static void check_seamed(lt__transpose_seamed_fn fn, size_t es, const layout *l, const int64_t *rows, int ncalls,
+                         bool backwards) {
+  static _Alignas(64) char seams[2 * 192 * 128];
+  size_t src_bytes = (size_t)(l->rows * l->src_ld) * es + l->src_off;
+  size_t dst_bytes = (size_t)(l->cols * l->dst_ld) * es + l->dst_off;
+  ck_assert(src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES && l->cols <= 192);
+  fill_random(src_buf, src_bytes, (uint64_t)(l->rows * 1000 + l->cols));
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  naive_transpose(want_buf + l->dst_off, src_buf + l->src_off, l, es);
+  lt__seam_run run = {seams, l->cols, l->dst_ld * (int64_t)es, 0, NULL};
+  int64_t start[4], total = 0, seamed = 0;
+  for (int i = 0; i < ncalls; total += rows[i++]) start[i] = total;
+  for (int k = 0; k < ncalls; k++) {
+    int i = backwards ? ncalls - 1 - k : k;
+    char *dst = (char *)got_buf + l->dst_off + start[i] * (int64_t)es;
+    const char *src = (const char *)src_buf + l->src_off + start[i] * l->src_ld * (int64_t)es;
+    bool s = fn(dst, l->dst_ld, src, l->src_ld, rows[i], l->cols, lt__seam_run_next(&run));
+    lt__seam_run_step(&run, dst, rows[i] * (int64_t)es, s);
+    seamed += s;
+  }
+  lt__seam_run_finish(&run);
+  lt__stream_fence();
+  ck_assert_int_eq(total, l->rows);
+  size_t i = 0;
+  while (i < dst_bytes && got_buf[i] == want_buf[i]) i++;
+  ck_assert_msg(i == dst_bytes,
+                "es=%zu rows=%lld cols=%lld dst_ld=%lld dst_off=%zu, %lld calls seamed%s: byte %lld is %#x, want %#x",
+                es, (long long)l->rows, (long long)l->cols, (long long)l->dst_ld, l->dst_off, (long long)seamed,
+                backwards ? " backwards" : "", (long long)i - (long long)l->dst_off, got_buf[i], want_buf[i]);
+}
+
+/* Seamed calls (lt__transpose_seamed_fn), the way grouped_transpose.c
+ * makes them: destination rows of every alignment, whole lines apart or
+ * not, one call or several, tiles of every count from two, calls that do
+ * not fit (a tile's side or less, rows short of a tile) between those
+ * that do, which must close the seamed run before them and open a new
+ * one after, and calls that do not continue the last one's rows. Bytes,
+ * halves and words; no kernel for doubles. */
+START_TEST(seamed_calls_along_the_rows_match_the_naive_loop) {
+  size_t es = SIZES[_i];
+  lt__transpose_seamed_fn fn = lt__transpose_seamed_kernel(es);
+  if (es == 8) ck_assert_ptr_null(fn);
+  if (!fn) return;
+  int64_t t = 64 / (int64_t)es;
+  const int64_t splits[][4] = {{2 * t, 2 * t, 2 * t, 2 * t}, {3 * t, 2 * t, 5 * t, 2 * t}, {4 * t, 0, 0, 0},
+                               {2 * t, t, 2 * t, 3 * t},     {2 * t, t + 3, 3 * t, 2 * t}, {t - 1, 2 * t, 2 * t, 1}};
+  const int64_t pads[] = {0, 1, 2, 5, t / 2 + 3, t};
+  const size_t offsets[] = {0, es, 32};
+  for (size_t p = 0; p < sizeof splits / sizeof splits[0]; p++)
+    for (int64_t cols = t; cols <= 3 * t; cols += 2 * t)
+      for (size_t d = 0; d < sizeof pads / sizeof pads[0]; d++)
+        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+          int ncalls = 0;
+          int64_t rows = 0;
+          while (ncalls < 4 && splits[p][ncalls] > 0) rows += splits[p][ncalls++];
+          layout l = {rows, cols, cols, rows + pads[d], 0, offsets[o]};
+          check_seamed(fn, es, &l, splits[p], ncalls, false);
+          check_seamed(fn, es, &l, splits[p], ncalls, true);
+        }
+}
+END_TEST
+
+/* Without the stage, a seamed call writes everything itself and says so. */
+START_TEST(seamed_calls_without_memory_for_the_stage_match_the_naive_loop) {
+  size_t es = SIZES[_i];
+  lt__transpose_seamed_fn fn = lt__transpose_seamed_kernel(es);
+  if (!fn) return;
+  int64_t t = 64 / (int64_t)es, split[] = {2 * t, 3 * t};
+  layout l = {5 * t, t, t, 5 * t + 1, 0, 0};
+  lt_allocator none = {failing_alloc, unused_free, NULL};
+  lt_set_allocator(&none);
+  check_seamed(fn, es, &l, split, 2, false);
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -354,11 +436,13 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes, 0, 4);
   tcase_add_loop_test(shapes, streamed_panels_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, packed_destinations_over_several_panels_match_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(shapes, seamed_calls_along_the_rows_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");
   tcase_add_checked_fixture(no_memory, NULL, restore_allocator);
   tcase_add_loop_test(no_memory, streaming_without_memory_for_its_stage_still_matches_the_naive_loop, 0, pairs);
+  tcase_add_loop_test(no_memory, seamed_calls_without_memory_for_the_stage_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, no_memory);
 
   TCase *select = tcase_create("select");

@@ -5,6 +5,7 @@
 #ifndef LT_TRANSPOSE_H
 #define LT_TRANSPOSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,54 @@ lt__transpose_fn lt__transpose_best(size_t es);
  * 0.72-0.73 of memcpy fenced per call, at 0.76-0.77 fenced once (Xeon,
  * same-run ratio, three runs each in turn). */
 lt__transpose_fn lt__transpose_best_streamed(size_t es);
+
+/* A streamed kernel (unfenced, as lt__transpose_best_streamed's) for one
+ * of a run of calls along the same destination rows, each call's rows
+ * starting where the last call's ended (a batch of transposes whose
+ * destination rows run on from one call to the next: grouped_transpose.c).
+ * Where those rows are off lines, each call would end and start every
+ * row inside a line that the next call or the last shares, and a plain
+ * store of part of a line that misses holds every streaming store behind
+ * it until memory answers. So where the call fits (whole tiles of the
+ * kernel's side, two or more along each destination row, source rows
+ * that need no band before their first full tile) and streams, it
+ * writes every destination line it covers whole and nothing else, and
+ * leaves in seams (128 bytes per destination row, 64-byte aligned) each
+ * row's first 64 bytes and then its last 64, returning true; the caller
+ * writes the rest through an lt__seam_run. Elsewhere it writes
+ * everything as the streamed kernel does and returns false. */
+typedef bool (*lt__transpose_seamed_fn)(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
+                                        int64_t cols, char *seams);
+/* That kernel where this CPU runs AVX-512, for es 1, 2 or 4; else NULL. */
+lt__transpose_seamed_fn lt__transpose_seamed_kernel(size_t es);
+extern const lt__transpose_seamed_fn lt__transpose_avx512_seamed_table[3];
+extern const lt__transpose_seamed_fn lt__transpose_avx512vbmi_seamed_table[3];
+
+/* The calls of a seamed kernel over the same n destination rows, dld
+ * bytes apart, and what their seams leave to write: seams holds two
+ * calls' (2 * n * 128 bytes, 64-byte aligned), cur names the half the
+ * next call fills, end is where the last seamed call's rows ended (row c
+ * at end + c * dld) or NULL. Start with {seams, n, dld} and the rest
+ * zero; call lt__seam_run_step after each call, lt__seam_run_finish
+ * after the last, then fence. */
+typedef struct lt__seam_run {
+  char *seams;
+  int64_t n, dld;
+  int cur;
+  char *end;
+} lt__seam_run;
+/* The seams the next call fills. */
+static inline char *lt__seam_run_next(const lt__seam_run *s) { return s->seams + s->cur * s->n * 128; }
+/* After a call whose rows start at dst (row c at dst + c * dld), bytes
+ * long each, whose kernel returned seamed: writes the line across the
+ * boundary with the last seamed call where that call's rows ended at
+ * dst, streamed whole (the end of its last segments, the start of this
+ * call's first); the last call's row ends otherwise, and this call's
+ * row starts without such a call before, with plain stores of their
+ * bytes alone (their lines hold bytes that are not the copy's). */
+void lt__seam_run_step(lt__seam_run *s, char *dst, int64_t bytes, bool seamed);
+/* Writes the row ends the last seamed call left. */
+void lt__seam_run_finish(lt__seam_run *s);
 
 /* dst[c * dst_ld + r] = rows[r][c] for 0 <= r < nrows, 0 <= c < ncols:
  * 4-, 2- or 1-byte elements whose source rows lie anywhere (the rows of

@@ -309,12 +309,16 @@ static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_
 
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
-/* The thin kernel where it fits, else the tiles; whether it streamed
- * (streaming stores are weakly ordered: the caller then fences). */
+/* The thin kernel where it fits, else the tiles (always, with seams);
+ * whether it streamed (streaming stores are weakly ordered: the caller
+ * then fences). */
 static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64_t dst_ld, const char *src,
                                                                 int64_t src_ld, int64_t rows, int64_t cols, size_t es,
                                                                 lt__tile_fn tile, lt__stream_policy policy,
-                                                                lt__transpose_fn edge) {
+                                                                lt__transpose_fn edge, char *seams) {
+  if (seams)
+    return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
+                               es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, seams);
   if (es == 1 && thin_fits(rows, cols, 1)) /* where the CPU has no AVX512-VBMI */
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 1, permute_bytes_bw, false, narrow_edge1_bw);
   if (es == 2 && thin_fits(rows, cols, 2))
@@ -322,7 +326,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
   if (es == 4 && thin_fits(rows, cols, 4))
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                             es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES);
+                             es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL);
 }
 
 /* Each tile twice: streaming when one call's output outgrows the caches
@@ -333,17 +337,29 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
 #define KERNELS(N, TILE, EDGE, ATTR)                                                                                 \
   ATTR static void transpose_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,        \
                                     int64_t cols) {                                                                  \
-    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_IF_LARGE, EDGE)) _mm_sfence();       \
+    if (transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_IF_LARGE, EDGE, NULL)) _mm_sfence(); \
   }                                                                                                                  \
   ATTR static void streamed_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,         \
                                    int64_t cols) {                                                                   \
-    transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE);                           \
+    transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE, NULL);                     \
+  }
+/* And streamed, unfenced, leaving the rows' ends in seams where they fit
+ * (see lt__transpose_seamed_fn). */
+#define SEAMED(N, TILE, EDGE, ATTR)                                                                                  \
+  ATTR static bool seamed_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,           \
+                                 int64_t cols, char *seams) {                                                        \
+    bool fit = lt__seams_fit(dst, dst_ld * N, src, src_ld * N, rows, cols, N);                                       \
+    return transpose_any(dst, dst_ld, src, src_ld, rows, cols, N, TILE, LT__STREAM_ALWAYS, EDGE, seams) && fit;      \
   }
 KERNELS(1, tile1, narrow_edge1_bw, )
 KERNELS(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
 KERNELS(2, tile2, narrow_edge2, )
 KERNELS(4, tile4, edge4, )
 KERNELS(8, tile8, lt__transpose_scalar_table[3], )
+SEAMED(1, tile1, narrow_edge1_bw, )
+SEAMED(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
+SEAMED(2, tile2, narrow_edge2, )
+SEAMED(4, tile4, edge4, )
 
 /* Bytes on the AVX512-VBMI path: thin where it fits, else the tiles. */
 __attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
@@ -369,3 +385,6 @@ const lt__transpose_fn lt__transpose_avx512vbmi_table[4] = {transpose_bytes_vbmi
                                                             transpose_tile8};
 const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4] = {streamed_bytes_vbmi, streamed_tile2,
                                                                      streamed_tile4, streamed_tile8};
+const lt__transpose_seamed_fn lt__transpose_avx512_seamed_table[3] = {seamed_tile1, seamed_tile2, seamed_tile4};
+const lt__transpose_seamed_fn lt__transpose_avx512vbmi_seamed_table[3] = {seamed_tile1_rows, seamed_tile2,
+                                                                          seamed_tile4};

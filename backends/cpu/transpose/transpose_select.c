@@ -57,3 +57,9 @@ lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es) {
   if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_avx512vbmi_u8 : NULL;
   return es == 4 ? lt__transpose_rows_avx512_f32 : es == 2 ? lt__transpose_rows_avx512_f16 : NULL;
 }
+
+lt__transpose_seamed_fn lt__transpose_seamed_kernel(size_t es) {
+  if (es != 1 && es != 2 && es != 4) return NULL;
+  if (path_runs(LT__TRANSPOSE_AVX512VBMI)) return lt__transpose_avx512vbmi_seamed_table[size_index(es)];
+  return path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_avx512_seamed_table[size_index(es)] : NULL;
+}

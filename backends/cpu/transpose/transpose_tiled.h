@@ -74,6 +74,7 @@ typedef struct lt__tiling {
   int64_t tail;       /* elements of each destination row past the full tiles */
   bool packed;        /* each destination row starts where the one before ends, off a line */
   bool off_lines;     /* some of the full tiles' destination rows start off a line */
+  char *seams;        /* NULL, or the caller's seams (see lt__transpose_seamed_fn): 128 bytes a column */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -324,7 +325,7 @@ static inline void lt__flush_ends(const lt__tiling *g, int64_t cb, int64_t width
 static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__tiling *g, lt__tile_fn tile,
                                                                      lt__transpose_fn edge, bool *merged) {
   bool aligned = g->dld % 64 == 0 && (uintptr_t)(g->dst + g->r0 * g->es) % 64 == 0;
-  *merged = g->packed && g->nrows > g->t; /* else a row of one tile, which writes it whole */
+  *merged = !g->seams && g->packed && g->nrows > g->t; /* else a row of one tile, which writes it whole */
   int64_t panel = lt__min64(LT__PANEL_ROWS, g->ncols);
   /* the stage, then the ends and the tails, 128, 128 and under 64 bytes a row */
   size_t stage_bytes = aligned ? 0 : (size_t)panel * (*merged ? 320 : 128);
@@ -334,12 +335,13 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
   for (int64_t cb = g->c0; cb < c_end; cb += panel) {
     int64_t width = lt__min64(panel, c_end - cb);
+    char *row_ends = g->seams ? g->seams + (cb - g->c0) * 128 : ends; /* the rows' first and last segments */
     for (int64_t rs = g->r0; rs < r_end; rs += strip)
       for (int64_t c = cb; c < cb + width; c += g->t)
         for (int64_t r = rs, end = lt__min64(rs + strip, r_end), segs; r < end; r += segs * g->t) {
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
-          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL, ends ? ends + (c - cb) * 128 : NULL,
-                      (int)segs);
+          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
+                      row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
           lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
         }
     if (ends) lt__flush_ends(g, cb, width, ends, ends + panel * 128, edge);
@@ -439,27 +441,46 @@ typedef enum lt__stream_policy { LT__STREAM_NEVER, LT__STREAM_IF_LARGE, LT__STRE
  * measured best on the machines it was tuned on. */
 typedef enum lt__stream_walk { LT__WALK_TILES, LT__WALK_TILE_PAIRS, LT__WALK_PANELS } lt__stream_walk;
 
+/* Whether a streamed call can leave its destination rows' ends in seams
+ * (lt__transpose_seamed_fn): whole tiles only, at least two along each
+ * destination row, from source rows that need no band before their
+ * first full tile, into destination rows not all on lines (rows on
+ * lines have no partial lines to leave). Leading dimensions in bytes. */
+static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows,
+                                 int64_t cols, int64_t es) {
+  int64_t t = 64 / es;
+  bool lines = dld % 64 == 0 && (uintptr_t)dst % 64 == 0;
+  return !lines && rows % t == 0 && rows >= 2 * t && cols % t == 0 && cols > 0 && lt__align_skip(src, sld, es) == 0;
+}
+
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.
  * Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
  * before returning (later plain stores, such as the caller's
- * synchronisation, must not pass them). */
+ * synchronisation, must not pass them). seams: NULL, or where a streamed
+ * call that fits (lt__seams_fit) leaves its rows' first and last
+ * segments, writing none of their partial lines (it streams them with
+ * the rest when it cannot allocate the stage). */
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
-                                                                      lt__transpose_fn edge, lt__stream_walk walk) {
+                                                                      lt__transpose_fn edge, lt__stream_walk walk,
+                                                                      char *seams) {
   lt__tiling g = {.dst = dst,
                   .src = src,
                   .dld = dst_ld * es,
                   .sld = src_ld * es,
                   .es = es,
                   .t = 64 / es,
-                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1};
+                  .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1,
+                  .seams = seams && lt__seams_fit(dst, dst_ld * es, src, src_ld * es, rows, cols, es) ? seams : NULL};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
   g.unit = rows_at % 4 == 0 ? 4 : rows_at % 2 == 0 ? 2 : 1;
-  g.r0 = lt__min64(lt__align_skip(dst, g.dld, es), rows);
+  /* (With seams, every destination row's first segment goes to them, on
+   * a line or not.) */
+  g.r0 = g.seams ? 0 : lt__min64(lt__align_skip(dst, g.dld, es), rows);
   g.c0 = lt__min64(lt__align_skip(src, g.sld, es), cols);
   g.nrows = (rows - g.r0) / g.t * g.t;
   g.ncols = (cols - g.c0) / g.t * g.t;
@@ -469,7 +490,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   bool large = g.nrows * g.ncols * es > LT__CACHED_MAX_BYTES, merged = false;
   bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
                 g.ncols > 0 &&
-                ((walk == LT__WALK_PANELS && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
+                ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
   if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS);
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
