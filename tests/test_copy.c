@@ -1243,7 +1243,11 @@ END_TEST
  * source rows (D) of whole and partial tiles, a reversed T that reads
  * the short way; and with every allocation refused, through the stack's
  * buffer instead. Threads split T by whole calls, or D where T has too
- * few calls (T = 3). */
+ * few calls (T = 3). Destination rows off a line (odd T of F16, T of U8
+ * not a multiple of 4, a destination a few elements into the buffer)
+ * take the seamed calls, whose row ends meet between calls (see
+ * lt__transpose_seamed_fn), forwards, with T reversed, and without
+ * memory for the seams. */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
@@ -1251,6 +1255,12 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy(LT_U8, 4, (int64_t[]){4, 12, 2800, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy_as(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, true);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1367, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1367, 64}, (int[]){3, 2, 1, 0}, 2);
+  check_permuted_copy_as(LT_F16, 4, (int64_t[]){4, 12, 1367, 64}, (int[]){3, 2, 1, 0}, -1, true);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){4, 12, 2731, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy_into(LT_U8, 4, (int64_t[]){4, 12, 2800, 64}, (int[]){3, 2, 1, 0}, -1, false, 5);
+  check_permuted_copy_into(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, false, 3);
 }
 END_TEST
 

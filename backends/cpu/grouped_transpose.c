@@ -67,6 +67,7 @@ typedef struct group_plan {
   size_t es;
   bool streamed;      /* fn is lt__transpose_best_streamed's: fence after the last call */
   lt__transpose_fn fn;
+  lt__transpose_seamed_fn seamed; /* streamed calls along dim outer's rows, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
@@ -187,8 +188,8 @@ static void fill_row_offsets(group_plan *g) {
  * bf16, bench_access at 1 MiB, two runs each, BHTD (3,2,1,0) 0.45-0.48
  * -> 0.67-0.71; u8 0.34 -> 0.49-0.50 (not measured on Zen, which keeps
  * the gather). */
-static void group_cols(const group_plan *g, const group_calls *c, char *dst, const char *src, int64_t m, int64_t c0,
-                       int64_t c1) {
+static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *run, char *dst, const char *src,
+                       int64_t m, int64_t c0, int64_t c1) {
   const lt__copy_args *a = g->a;
   int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], t = 64 / es, rows = m * g->rows;
   if (g->in_place && rows % t == 0 && (c1 - c0) % t == 0) {
@@ -205,7 +206,9 @@ static void group_cols(const group_plan *g, const group_calls *c, char *dst, con
         lt__prefetch_l2(src + c->ahead + g->row_at[r] + col * es, w * es);
         memcpy(c->buf + r * w * es, src + g->row_at[r] + col * es, (size_t)(w * es));
       }
-    g->fn(dst + col * dld * es, dld, c->buf, w, m * g->rows, w);
+    char *to = dst + col * dld * es;
+    if (run) lt__seam_run_step(run, to, rows * es, g->seamed(to, dld, c->buf, w, rows, w, lt__seam_run_next(run)));
+    else g->fn(to, dld, c->buf, w, rows, w);
   }
 }
 
@@ -228,6 +231,21 @@ static group_calls calls_of(const group_plan *g, int64_t q, char *buf, size_t by
                        .buf = buf};
 }
 
+/* Streamed calls along dim outer continue the same destination rows
+ * (columns [c0, c1) of dim k, in one chunk), each where the last ended:
+ * where the seamed kernel runs, they go through a seam run (see
+ * lt__transpose_seamed_fn), whose seams are allocated here; else seams
+ * is NULL. Xeon, bench_access BHTD (3,2,1,0) at 512 MiB (destination
+ * rows 32 and 16 bytes off a line), same-run ratio to memcpy, two runs
+ * each in turn: BF16 0.36-0.37 -> 0.49-0.50, U8 0.27-0.28 -> 0.44 (F32,
+ * whose rows are on lines, level). */
+static lt__seam_run seam_run_of(const group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
+  int64_t n = c1 - c0;
+  bool fits = g->seamed && g->outer >= 0 && !g->in_place && n <= c->chunk;
+  char *seams = fits ? lt__alloc((size_t)(2 * n * 128), 64) : NULL;
+  return (lt__seam_run){.seams = seams, .n = n, .dld = g->a->dst_strides[g->k] * (int64_t)g->es};
+}
+
 /* One thread's share: columns [c0, c1) of dim k and indices [i0, i1) of
  * dim outer ([0, 1) without one), q per call, for every index of the
  * other dims outside the group and k (the odometer). Without memory for
@@ -237,15 +255,20 @@ static void group_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, i
   _Alignas(64) char stack[BUF_BYTES];
   char *heap = g->long_bytes ? lt__alloc(g->long_bytes, 64) : NULL;
   group_calls c = heap ? calls_of(g, g->q, heap, g->long_bytes) : calls_of(g, g->q_lines, stack, BUF_BYTES);
+  lt__seam_run run = seam_run_of(g, &c, c0, c1);
   int64_t es = (int64_t)g->es;
   int64_t dst_step = g->outer >= 0 ? a->dst_strides[g->outer] * es : 0;
   int64_t src_step = g->outer >= 0 ? a->src_strides[g->outer] * es : 0;
   lt__odometer o = {.dst_off = 0};
   do
     for (int64_t i = i0; i < i1; i += c.q)
-      group_cols(g, &c, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
+      group_cols(g, &c, run.seams ? &run : NULL, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
                  i1 - i < c.q ? i1 - i : c.q, c0, c1);
   while (lt__odometer_step(&o, a, g->outer >= 0 ? g->outer : g->first, g->k, es, es));
+  if (run.seams) {
+    lt__seam_run_finish(&run);
+    lt__free(run.seams, (size_t)(2 * run.n * 128), 64);
+  }
   if (g->streamed) lt__stream_fence();
   lt__free(heap, g->long_bytes, 64);
 }
@@ -282,6 +305,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
   take_outer(&g, g.streamed);
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
+  g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   bool in_cache = numel * (int64_t)es <= IN_PLACE_MAX_BYTES;
   g.in_place = in_cache && lt__intel_cores() ? lt__transpose_rows_kernel(es) : NULL;
   fill_row_offsets(&g);
