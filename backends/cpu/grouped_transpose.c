@@ -67,7 +67,7 @@ typedef struct group_plan {
   size_t es;
   bool streamed;      /* fn is lt__transpose_best_streamed's: fence after the last call */
   lt__transpose_fn fn;
-  lt__transpose_seamed_fn seamed; /* streamed calls along dim outer's rows, or NULL (see seam_run_of) */
+  lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;

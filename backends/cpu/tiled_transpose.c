@@ -29,8 +29,8 @@ enum { OUTER_PER_THREAD = 2 };
 typedef struct tile_job {
   const lt__copy_args *a;
   lt__transpose_fn fn;
-  bool streamed;  /* fn is lt__transpose_best_streamed's: fence after the last call */
-  int64_t band; /* source rows per call (see banded_rows); all of them unless banded */
+  bool streamed; /* fn is lt__transpose_best_streamed's: fence after the last call */
+  int64_t band;  /* source rows per call (see banded_rows); all of them unless banded */
 } tile_job;
 
 /* Columns [c0, c1) of dim k (rows of the destination, so threads write

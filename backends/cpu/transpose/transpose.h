@@ -18,10 +18,11 @@
  *
  * The vector kernels write outputs of more than 1 MiB (in one call) with
  * streaming stores, which leave dst out of cache and are fenced before
- * return (but see lt__transpose_best_streamed). That takes a buffer of up to 640 KiB from the library's
- * allocator (lt__alloc): the AVX2 path's panels, or the stage where
- * dst's rows are not 64-byte aligned (with the ends of packed rows,
- * lt__flush_ends). Without it a kernel
+ * return (the streamed kernels below leave the fence to their caller).
+ * That takes a buffer of up to 640 KiB from the library's allocator
+ * (lt__alloc): the AVX2 path's panels, or the stage where dst's rows are
+ * not 64-byte aligned (with the ends of packed rows, lt__flush_ends).
+ * Without it a kernel
  * streams single tiles to aligned rows and uses plain stores, about three
  * times slower, on the others. So the planner should hand a kernel the
  * largest 2-D slice it can. */

@@ -457,10 +457,10 @@ static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, 
  * Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
  * before returning (later plain stores, such as the caller's
- * synchronisation, must not pass them). seams: NULL, or where a streamed
- * call that fits (lt__seams_fit) leaves its rows' first and last
- * segments, writing none of their partial lines (it streams them with
- * the rest when it cannot allocate the stage). */
+ * synchronisation, must not pass them). seams: NULL, or where a call
+ * that fits (lt__seams_fit) and streams leaves its rows' first and last
+ * segments, writing none of their partial lines; a call that does not
+ * stream (no memory for the stage) writes everything itself. */
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
