@@ -1,8 +1,9 @@
-/* Internal to backends/cpu/transpose: the loops every path shares. They
- * cut a transpose into square tiles of one cache line a side, so that a
- * tile reads and writes whole lines and no line has to stay cached from
- * one tile to another, hand the partial tiles around them to an edge
- * kernel, and pick plain or streaming stores by the output's size. */
+/* Internal to backends/cpu/transpose: the loops every path shares. The
+ * kernels call lt__transpose_tiled, which cuts a transpose into tiles
+ * (transpose_tiling.h), hands the partial tiles around them to an edge
+ * kernel, and picks plain stores (the cached walk,
+ * transpose_walk_cached.h) or streaming ones (the streamed walks here:
+ * strips of single tiles or pairs, or panels) by the output's size. */
 #ifndef LT_TRANSPOSE_TILED_H
 #define LT_TRANSPOSE_TILED_H
 
@@ -12,36 +13,7 @@
 #include "alloc.h"
 #include "stream.h"
 #include "transpose.h"
-#include "vendor.h"
-
-/* Where a tile's output goes: row i of the tile is the 64 bytes at
- * dst + i * dld (leading dimension in bytes). stream asks for streaming
- * stores, which need whole aligned lines; when the rows are not all
- * line-aligned, stage holds 128 bytes (64-byte aligned) per tile row that
- * carry each row's last segments from one tile to the next along it
- * (two, or one where the path splices lines in registers), and the flags
- * place this tile in the rows' run of tiles. */
-typedef struct lt__tile_out {
-  char *dst;
-  int64_t dld;
-  bool stream;
-  char *stage;              /* NULL: rows line-aligned, stream directly */
-  char *ends;               /* NULL, or 128 bytes per tile row: its first segment, then its last (see lt__flush_ends) */
-  int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
-  int segs;                 /* tiles along the rows in this call: 1, or 2 (see lt__tiling) */
-  bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
-} lt__tile_out;
-
-/* Transposes out->segs full tiles along the source rows (a tile per line
- * of each destination row); the source's leading dimension in bytes. */
-typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sld);
-
-/* Past this many destination bytes (source and destination together
- * outgrow a 2 MiB L2), plain stores turn into scattered read-for-ownership
- * misses that run at a third of memory bandwidth or less; streaming
- * stores read nothing. Up to it, plain stores are as fast and keep the
- * output cached for whoever reads it next. */
-#define LT__CACHED_MAX_BYTES (1 << 20)
+#include "transpose_walk_cached.h"
 
 /* Streaming walks the source in strips of at least this many rows (the
  * side of the tiles a call takes along the rows, if more: 32 F32 rows
@@ -56,195 +28,6 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
  * source runs for the prefetcher (8 KiB of 4-byte elements), few enough
  * destination pages for the TLB, and at most 256 KiB of stage. */
 #define LT__PANEL_ROWS 2048
-
-typedef struct lt__tiling {
-  char *dst;
-  const char *src;
-  int64_t dld, sld, es;         /* leading dimensions in bytes */
-  int64_t r0, c0, nrows, ncols; /* the full tiles: [r0, r0 + nrows) x [c0, c0 + ncols) */
-  int64_t t;                    /* tile side in elements */
-  int unit;                     /* as in lt__tile_out */
-  /* Tiles a streamed tile call may take along the rows: 2 where the path
-   * can, so that each destination row gets two adjacent lines back to
-   * back. Rows a power of two apart otherwise take one line each from a
-   * bank of the memory that they all share: streaming 64 bytes to each of
-   * 512 rows 2 KiB apart in turn runs at half of sequential speed, 128
-   * bytes at full. */
-  int max_segs;
-  int64_t tail;       /* elements of each destination row past the full tiles */
-  bool packed;        /* each destination row starts where the one before ends, off a line */
-  bool off_lines;     /* some of the full tiles' destination rows start off a line */
-  char *seams;        /* NULL, or the caller's seams (see lt__transpose_seamed_fn): 128 bytes a column */
-} lt__tiling;
-
-static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
-/* Elements to skip before ptr + n * es is 64-byte aligned for every row:
- * 0 when the rows' alignments differ or the elements are misaligned. */
-static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t es) {
-  uintptr_t mis = (uintptr_t)ptr % 64;
-  if (ld_bytes % 64 != 0 || mis % (uintptr_t)es != 0) return 0;
-  return (int64_t)((64 - mis) % 64) / es;
-}
-
-static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
-                                                              lt__tile_fn tile, bool stream, char *stage, char *ends,
-                                                              int segs) {
-  lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
-                      .dld = g->dld,
-                      .stream = stream,
-                      .stage = stage,
-                      .ends = ends,
-                      .unit = g->unit,
-                      .segs = segs,
-                      .first = r == g->r0,
-                      .second = r == g->r0 + g->t,
-                      .last = r + segs * g->t == g->r0 + g->nrows};
-  tile(&out, g->src + r * g->sld + c * g->es, g->sld);
-}
-
-/* Asks for the line at p into L1. GCC 12 deleted a loop of nothing but
- * __builtin_prefetch once it was inlined here (the loop computes
- * nothing), which dropped the destination lines below without a word;
- * an asm statement stays. */
-static inline void lt__prefetch_kept(const char *p) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  __asm__ volatile("prefetcht0 %0" : : "m"(*p));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
-
-/* Asks for the destination lines of tile (r, c) for writing: the first
- * line of each of its rows' 64 bytes, and with both, where the rows are
- * off a line, the second line they cover too. */
-static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, int64_t c, bool both) {
-  char *q = g->dst + c * g->dld + r * g->es;
-  for (int64_t j = 0; j < g->t; j++) {
-    lt__prefetch_kept(q + j * g->dld);
-    if (both && g->off_lines) lt__prefetch_kept(q + j * g->dld + 63);
-  }
-}
-
-/* Asks for the source of the tile below tile (r, c), if any, into L1, and
- * for tiles of at most 16 rows, its destination lines for writing (see
- * lt__tiles_cached): one per row. Asking for both lines of rows off a
- * line measured level or worse there (Xeon, F32 in cache, same-run ratio
- * to memcpy, two runs each, one -> both: 500 x 500 0.73-0.74 ->
- * 0.70-0.71, 60 x 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 ->
- * 0.66-0.67, 1016 x 64 and 1100 x 64 level). */
-static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
-  if (r + g->t >= g->r0 + g->nrows) return;
-  const char *p = g->src + (r + g->t) * g->sld + c * g->es;
-  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
-  if (g->es >= 4) lt__tile_lines_for_writing(g, r + g->t, c, false);
-}
-
-/* Asks for the destination lines of the tile after (r, c) in a walk
- * along the source's rows (see lt__rows_near_pages), for tiles of at
- * most 16 rows: both lines of each row where the rows are off a line,
- * since the next tile's rows are other rows, whose second lines nothing
- * has touched. Xeon, F32 in cache, same-run ratio to memcpy, two runs
- * each, none -> first lines -> both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB)
- * 0.52-0.53 -> 0.62-0.64 -> 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54
- * -> 0.77, 1020 x 256 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. */
-static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
-  if (c + g->t >= g->c0 + g->ncols) c = g->c0 - g->t, r += g->t;
-  if (r < g->r0 + g->nrows && g->es >= 4) lt__tile_lines_for_writing(g, r, c + g->t, true);
-}
-
-/* Cached output: strips of a tile's rows of the side whose rows lie
- * further apart, each walked along its rows, so that those rows are read
- * or written in order, while the other side, whose rows lie close, is
- * covered down a column of tiles (one span of close rows per tile). With
- * the far side crossed down columns instead, every tile lands on a tile's
- * worth of new far-apart lines (F32 on Zen 5, same-run ratio to memcpy,
- * rows 16 KiB apart on one side and 256 B on the other: 64^3 (1,2,0)
- * 0.50 -> 0.73, 64 x 4096 0.35 -> 0.75; walking the near side's strips
- * instead lost as much: 4096 x 64 0.47 -> 0.19). When banded and the
- * source has at most LT__BAND_TILES tiles' rows, in bands of that
- * many tile columns instead, row by row: a band is at most 16 KiB of
- * each side, which stays in L1 while its source rows are read along, 16
- * streams the prefetcher follows, where walking down each column of
- * tiles revisits every source row once per column (AVX2 words on Zen 3,
- * same-run ratio to memcpy: 64 x 4096 0.30 -> 0.48, 48 x 2048 0.42 ->
- * 0.50, 64 x 64 with rows 16 KiB apart 0.26 -> 0.29; taller sources,
- * where a band outgrows L1, measured slower this way: 528^2 0.66 ->
- * 0.37). Other walks measured on Zen 4 (F32, 1 MiB, AVX-512 tiles) and
- * not taken: tiles along diagonals, so that each tile's lines fall in
- * other cache sets than the last one's on both sides, gained 7% on
- * 512^2 (rows 2 KiB apart) but lost 6% on 256^2 and left 64^3 (2,1,0)
- * level (eight processes each, in turn); asking for the tile one to four
- * ahead, into L1 or L2, was level or worse; and two passes, strips of 32
- * to 128 source rows read along into a buffer and then copied out as
- * rows, took 512^2 from 0.50 to 0.41 of memcpy. Intel cores measured
- * the opposite of Zen 5, and always go down columns of tiles, writing
- * the destination's rows in order whichever side's rows lie further
- * apart: on a Xeon (AVX-512 with AMX), F32, same-run ratio to memcpy,
- * medians of three, two or three runs each, source rows further apart,
- * along them -> down columns: 64 x 4096 0.46-0.48 -> 0.65-0.69, 64^3 (1,2,0)
- * 0.45 -> 0.69-0.71, 128 x 2048 0.45-0.49 -> 0.61, 256 x 1024 0.44-0.46
- * -> 0.55-0.67, 500 x 524 0.45 -> 0.62-0.63, 100 x 2600 0.42 ->
- * 0.55-0.59, 32 x 8192 0.58 -> 0.77; 64 x 256 and 48 x 2000 level.
- * There, too, asking for the next tile down into L1 after each tile
- * pays (lt__tile_below): F32, same-run ratio to memcpy, three runs
- * each, 64^3 (2,1,0) 0.37-0.43 -> 0.46-0.53, 512^2 0.54-0.59 ->
- * 0.58-0.61 (bench_access at 1 MiB, three runs in turn: (2,1,0)
- * 0.38-0.39 -> 0.46-0.50, the 2-D transpose 0.52-0.56 -> 0.57-0.62, the
- * rest level; bf16 and u8 level). Tiles of 4- and 8-byte elements (16
- * rows or fewer) also ask for the destination lines the tile below will
- * write, for writing: F32, bench_access at 1 MiB, three runs each, 2-D
- * 0.57-0.62 -> 0.61-0.64, (0,2,1) 0.64-0.65 -> 0.70-0.71, (2,1,0)
- * 0.48-0.49 -> 0.51-0.54, the rest level; F64, two runs, 2-D 0.55-0.59 ->
- * 0.64-0.66, (2,0,1) 0.58-0.61 -> 0.66-0.68, (2,1,0) 0.49-0.52 ->
- * 0.62-0.63; but bf16's 32 and u8's 64 rows a tile measured mixed or
- * slower (u8 2-D 0.43 -> 0.37-0.38). */
-#define LT__BAND_TILES 4
-
-/* Destination rows that lie within 32 bytes of a multiple of 4 KiB, but
- * not on one, put the 16 lines a tile writes down a column into a few of
- * L1's sets (rows 4080 bytes apart: four rows to a set), each line half
- * written until the tile below finishes it; every set then takes lines
- * from four tiles in a row, more than its ways. Intel cores walk those
- * along the source's rows instead: each pass over the row of tiles
- * spreads its lines over the sets, and finishes the last pass's. Xeon,
- * F32 in cache, same-run ratio to memcpy, two runs each, down columns ->
- * along rows: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.27-0.28 -> 0.44,
- * 1020 x 128 0.27 -> 0.44-0.45, 1020 x 256 0.38-0.39 -> 0.52-0.54, 1030 x
- * 64 0.28 -> 0.38-0.41, 3068 x 64 0.27-0.28 -> 0.43-0.48, 3068 x 80
- * 0.33-0.35 -> 0.50-0.52; 2046 x 64 (8 bytes short of 8 KiB) 0.24-0.26
- * either way. Rows 32 bytes short or more keep the columns: 1016 x 64
- * 0.69-0.71 against 0.53, 2040 x 64 0.75-0.76 against 0.53-0.55; so do
- * rows on a multiple (1024 x 64 0.44 against 0.41-0.42). */
-static inline bool lt__rows_near_pages(int64_t ld_bytes) {
-  int64_t off = ld_bytes % 4096;
-  return off != 0 && (off < 32 || off > 4096 - 32);
-}
-
-static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
-                                                                   bool banded) {
-  if (banded && g->nrows <= LT__BAND_TILES * g->t) {
-    for (int64_t cb = g->c0; cb < g->c0 + g->ncols; cb += LT__BAND_TILES * g->t)
-      for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
-        for (int64_t c = cb; c < g->c0 + g->ncols && c < cb + LT__BAND_TILES * g->t; c += g->t)
-          lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
-    return;
-  }
-  bool intel = lt__intel_cores();
-  if (intel ? lt__rows_near_pages(g->dld) : g->sld > g->dld) {
-    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
-      for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) {
-        lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
-        if (intel) lt__tile_after(g, r, c);
-      }
-    return;
-  }
-  for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
-    for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t) {
-      lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
-      if (intel) lt__tile_below(g, r, c);
-    }
-}
 
 /* A streamed tile then asks for the source of the tile this far ahead
  * along its strip's walk (columns [cb, cb + width) of the panel), into

@@ -1,0 +1,87 @@
+/* Internal to backends/cpu/transpose: what every walk over a transpose's
+ * tiles shares. A transpose is cut into square tiles of one cache line a
+ * side, so that a tile reads and writes whole lines and no line has to
+ * stay cached from one tile to another: where a tile's output goes, the
+ * tile kernels' type, the tiling of one call, and a tile's call. */
+#ifndef LT_TRANSPOSE_TILING_H
+#define LT_TRANSPOSE_TILING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Where a tile's output goes: row i of the tile is the 64 bytes at
+ * dst + i * dld (leading dimension in bytes). stream asks for streaming
+ * stores, which need whole aligned lines; when the rows are not all
+ * line-aligned, stage holds 128 bytes (64-byte aligned) per tile row that
+ * carry each row's last segments from one tile to the next along it
+ * (two, or one where the path splices lines in registers), and the flags
+ * place this tile in the rows' run of tiles. */
+typedef struct lt__tile_out {
+  char *dst;
+  int64_t dld;
+  bool stream;
+  char *stage;              /* NULL: rows line-aligned, stream directly */
+  char *ends;               /* NULL, or 128 bytes per tile row: its first segment, then its last (see lt__flush_ends) */
+  int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
+  int segs;                 /* tiles along the rows in this call: 1, or 2 (see lt__tiling) */
+  bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
+} lt__tile_out;
+
+/* Transposes out->segs full tiles along the source rows (a tile per line
+ * of each destination row); the source's leading dimension in bytes. */
+typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sld);
+
+/* Past this many destination bytes (source and destination together
+ * outgrow a 2 MiB L2), plain stores turn into scattered read-for-ownership
+ * misses that run at a third of memory bandwidth or less; streaming
+ * stores read nothing. Up to it, plain stores are as fast and keep the
+ * output cached for whoever reads it next. */
+#define LT__CACHED_MAX_BYTES (1 << 20)
+
+typedef struct lt__tiling {
+  char *dst;
+  const char *src;
+  int64_t dld, sld, es;         /* leading dimensions in bytes */
+  int64_t r0, c0, nrows, ncols; /* the full tiles: [r0, r0 + nrows) x [c0, c0 + ncols) */
+  int64_t t;                    /* tile side in elements */
+  int unit;                     /* as in lt__tile_out */
+  /* Tiles a streamed tile call may take along the rows: 2 where the path
+   * can, so that each destination row gets two adjacent lines back to
+   * back. Rows a power of two apart otherwise take one line each from a
+   * bank of the memory that they all share: streaming 64 bytes to each of
+   * 512 rows 2 KiB apart in turn runs at half of sequential speed, 128
+   * bytes at full. */
+  int max_segs;
+  int64_t tail;       /* elements of each destination row past the full tiles */
+  bool packed;        /* each destination row starts where the one before ends, off a line */
+  bool off_lines;     /* some of the full tiles' destination rows start off a line */
+  char *seams;        /* NULL, or the caller's seams (see lt__transpose_seamed_fn): 128 bytes a column */
+} lt__tiling;
+
+static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Elements to skip before ptr + n * es is 64-byte aligned for every row:
+ * 0 when the rows' alignments differ or the elements are misaligned. */
+static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t es) {
+  uintptr_t mis = (uintptr_t)ptr % 64;
+  if (ld_bytes % 64 != 0 || mis % (uintptr_t)es != 0) return 0;
+  return (int64_t)((64 - mis) % 64) / es;
+}
+
+static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
+                                                              lt__tile_fn tile, bool stream, char *stage, char *ends,
+                                                              int segs) {
+  lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
+                      .dld = g->dld,
+                      .stream = stream,
+                      .stage = stage,
+                      .ends = ends,
+                      .unit = g->unit,
+                      .segs = segs,
+                      .first = r == g->r0,
+                      .second = r == g->r0 + g->t,
+                      .last = r + segs * g->t == g->r0 + g->nrows};
+  tile(&out, g->src + r * g->sld + c * g->es, g->sld);
+}
+
+#endif
