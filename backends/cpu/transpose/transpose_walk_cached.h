@@ -125,6 +125,33 @@ static inline bool lt__rows_near_pages(int64_t ld_bytes) {
   return off != 0 && (off < 32 || off > 4096 - 32);
 }
 
+/* Where Intel cores walk along the source's rows: destination rows near
+ * a page multiple (above), and F32 sources at most LT__BAND_TILES tiles
+ * wide, whose strips of tiles then read each source line once, in
+ * order, where walking down the columns reads every source row once per
+ * column of tiles. Xeon, F32 in cache, same-run ratio to memcpy, three
+ * rounds each, down columns -> along rows: 1016 x 64 0.67 -> 0.85, 3000
+ * x 64 0.64 -> 0.77, 300 x 64 0.64 -> 0.75, 2040 x 64 0.75 -> 0.81, 4096
+ * x 64 0.45-0.52 -> 0.54-0.58, 64^3 (0,2,1) (64 x 64 slices, rows 256
+ * bytes apart on both sides) 0.61 -> 0.70, 64^3 (2,1,0) (64 x 64 slices
+ * 16 KiB apart) 0.47 -> 0.53. Destination rows a multiple of 2 KiB apart
+ * lost that way where the source was under 512 KiB and taller than
+ * LT__BAND_TILES tiles (512 x 64 0.63 -> 0.48, 1024 x 64 0.44 -> 0.42,
+ * 2048 x 32 0.43 -> 0.42), so those keep the columns; from 512 KiB up
+ * they measured mixed or ahead (4096 x 32 0.44 -> 0.43, 4096 x 48 0.51
+ * -> 0.47-0.50 in two runs, 8192 x 32 0.54 -> 0.56, 4096 x 64 above).
+ * bench_access at 1 MiB, two runs each in turn: (2,0,1) 0.48 ->
+ * 0.54-0.56, (0,2,1) 0.67-0.68 -> 0.71-0.72, (2,1,0) 0.51-0.52 ->
+ * 0.53-0.55, the rest level. 8-byte tiles measured level (F64 there),
+ * and 2- and 1-byte ones level or slower (bf16 2-D 0.56 -> 0.45). */
+static inline bool lt__intel_along_rows(const lt__tiling *g) {
+  if (lt__rows_near_pages(g->dld)) return true;
+  if (g->es != 4 || g->ncols > LT__BAND_TILES * g->t) return false;
+  bool short_cols = g->nrows <= LT__BAND_TILES * g->t;
+  bool large = g->nrows * g->ncols * g->es >= LT__CACHED_MAX_BYTES / 2;
+  return g->dld % 2048 != 0 || short_cols || large;
+}
+
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
                                                                    bool banded) {
   if (banded && g->nrows <= LT__BAND_TILES * g->t) {
@@ -135,7 +162,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   bool intel = lt__intel_cores();
-  if (intel ? lt__rows_near_pages(g->dld) : g->sld > g->dld) {
+  if (intel ? lt__intel_along_rows(g) : g->sld > g->dld) {
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
       for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) {
         lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
