@@ -77,8 +77,9 @@ __attribute__((target("avx512vbmi"))) static inline void store_byte_chunk(char *
   _mm512_mask_storeu_epi8(p, (__mmask64)lanes, _mm512_permutexvar_epi8(idx, v));
 }
 
-/* Whole vectors of source, each through STORE, then the last n % L
- * elements one at a time (d, stride, s, n in scope). */
+/* Whole vectors of source, each through STORE, asking for the chunks
+ * `ahead` bytes on for writing unless ahead is 0, then the last n % L
+ * elements one at a time (d, stride, s, n, ahead in scope). */
 #define SCATTER_CHUNKS(STORE, ES)                                                                                      \
   do {                                                                                                                 \
     const int64_t lanes = 64 / (ES), e = (ES);                                                                         \
@@ -89,23 +90,30 @@ __attribute__((target("avx512vbmi"))) static inline void store_byte_chunk(char *
     for (; i + lanes <= n; i += lanes) {                                                                               \
       __m512i v = _mm512_loadu_si512(s + i * e);                                                                       \
       char *p = d + i * stride * e;                                                                                    \
+      if (ahead)                                                                                                       \
+        for (int64_t k = 0; k < stride; k++) __builtin_prefetch(p + k * 64 + ahead, 1, 3);                             \
       for (int64_t k = 0; k < stride; k++) STORE(p + k * 64, t->lanes[k], idx[k], v, (ES));                           \
     }                                                                                                                  \
     for (; i < n; i++) memcpy(d + i * stride * e, s + i * e, (ES));                                                    \
   } while (0)
 
-__attribute__((target("avx512vbmi"))) static void scatter_bytes(char *d, int64_t stride, const char *s, int64_t n) {
+__attribute__((target("avx512vbmi"))) static void scatter_bytes(char *d, int64_t stride, const char *s, int64_t n,
+                                                                int64_t ahead) {
   SCATTER_CHUNKS(store_byte_chunk, 1);
 }
 
-static void scatter_halves(char *d, int64_t stride, const char *s, int64_t n) { SCATTER_CHUNKS(store_chunk, 2); }
-static void scatter_words(char *d, int64_t stride, const char *s, int64_t n) { SCATTER_CHUNKS(store_chunk, 4); }
+static void scatter_halves(char *d, int64_t stride, const char *s, int64_t n, int64_t ahead) {
+  SCATTER_CHUNKS(store_chunk, 2);
+}
+static void scatter_words(char *d, int64_t stride, const char *s, int64_t n, int64_t ahead) {
+  SCATTER_CHUNKS(store_chunk, 4);
+}
 
-void lt__scatter_masked(void *dst, int64_t stride, const void *src, int64_t n, size_t es) {
+void lt__scatter_masked(void *dst, int64_t stride, const void *src, int64_t n, size_t es, int64_t ahead) {
   pthread_once(&scatter_once, build_scatter_tables);
-  if (es == 1) scatter_bytes(dst, stride, src, n);
-  else if (es == 2) scatter_halves(dst, stride, src, n);
-  else scatter_words(dst, stride, src, n);
+  if (es == 1) scatter_bytes(dst, stride, src, n, ahead);
+  else if (es == 2) scatter_halves(dst, stride, src, n, ahead);
+  else scatter_words(dst, stride, src, n, ahead);
 }
 
 /* ---- gathers ----------------------------------------------------------- */

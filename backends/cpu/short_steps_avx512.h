@@ -16,8 +16,10 @@
 
 /* dst[i * stride] = src[i]. es is 1 (where the CPU has AVX512-VBMI), 2 or
  * 4, and 2 <= stride <= 16 / es; n >= 0. dst and src need only their
- * element alignment and must not overlap. */
-void lt__scatter_masked(void *dst, int64_t stride, const void *src, int64_t n, size_t es);
+ * element alignment and must not overlap. ahead: 0, or how many bytes
+ * past each chunk to ask for lines for writing (a destination in
+ * memory). */
+void lt__scatter_masked(void *dst, int64_t stride, const void *src, int64_t n, size_t es, int64_t ahead);
 
 /* dst[i] = src[i * stride], on the same terms. No byte of src past
  * element (n - 1) * stride is read. */
