@@ -47,17 +47,13 @@ typedef struct run {
  * kernel for (those go through copy_in_destination_order) goes through a
  * buffer in L1 and out with streaming stores (no read-for-ownership of the
  * destination's lines), the first piece ending where the destination's
- * lines begin. Its steps are short enough for several elements to share
- * a line, so the source is asked for into L2 a few pieces ahead. */
-enum { GATHER_PIECE_BYTES = 2048, GATHER_PIECES_AHEAD = 4 };
-
-/* Asks for the source of n elements of r from element i on (their lines
- * lie in one span: the steps are under a line). */
-static void read_ahead_of(const run *r, int64_t i, int64_t n, size_t es) {
-  int64_t span = (n - 1) * (r->src_step < 0 ? -r->src_step : r->src_step) + (int64_t)es;
-  const char *first = r->src + i * r->src_step;
-  lt__prefetch_l2(r->src_step < 0 ? first + (n - 1) * r->src_step : first, span);
-}
+ * lines begin. Its source is not asked for ahead: GCC 12 had deleted the
+ * loop that asked for it four pieces ahead into L2 (a loop of nothing but
+ * __builtin_prefetch), and restored with asm prefetches it measured
+ * slower or level (Xeon, F32, bench_access, same-run ratio to memcpy, two
+ * runs each in turn: from 64 MiB s=4 0.51-0.52 -> 0.47-0.50, s=8
+ * 0.29 -> 0.26-0.28; from 512 MiB level). */
+enum { GATHER_PIECE_BYTES = 2048 };
 
 static void gather_streamed(const run *r, size_t es) {
   _Alignas(64) char buf[GATHER_PIECE_BYTES];
@@ -67,8 +63,6 @@ static void gather_streamed(const run *r, size_t es) {
     k = i == 0 && head ? head : per;
     if (k > r->n - i) k = r->n - i;
     const char *s = r->src + i * r->src_step;
-    int64_t ahead = i + GATHER_PIECES_AHEAD * per;
-    if (ahead < r->n) read_ahead_of(r, ahead, per < r->n - ahead ? per : r->n - ahead, es);
     lt__gather(buf, s, stride, k, es, false);
     lt__stream_copy(r->dst + i * (int64_t)es, buf, (size_t)k * es);
   }
