@@ -799,8 +799,9 @@ END_TEST
 
 /* Over 8 MiB, a gather (a source with a small inner stride into a dense
  * destination) of step -3..3 goes out with streaming stores, reordered in
- * registers (steps -1 and 2) or through a buffer whose first piece ends at
- * the destination's lines; longer steps take plain stores: reversed and stepped
+ * registers (steps -1 and 2, and 3, 4 and 8 of words on AVX-512) or through
+ * a buffer whose first piece ends at the destination's lines; other steps
+ * take plain stores: reversed and stepped
  * sources of each element size, 1-D and in rows of odd length, must give
  * each element. (The element sizes' own loops, every small step, are
  * checked small above.) */
@@ -881,7 +882,7 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
     lt_dtype dt;
     int64_t step;
   } cases[] = {{LT_U8, -1}, {LT_U8, 2},   {LT_F16, 2},  {LT_F32, -1}, {LT_F32, 2},
-               {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 5}, {LT_I64, 2},  {LT_I64, -1}};
+               {LT_F32, 3}, {LT_F32, -3}, {LT_F32, 4}, {LT_F32, 5},  {LT_I64, 2}, {LT_I64, -1}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) /* 9 MiB out and an odd tail */
     check_gather(cases[k].dt, cases[k].step, (9 << 20) / (int64_t)lt_dtype_size(cases[k].dt) + 13);
   /* Steps longer than VECTOR_STEP_BYTES, and step 8, from a source past 8
@@ -921,6 +922,11 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   check_stepped_rows(LT_BF16, 1503, 6001, 2, 5);
   check_stepped_rows(LT_F32, 1501, 2999, 2, 3);
   check_stepped_rows(LT_F32, 1501, 1499, -1, 7);
+  /* Every third and eighth word (kernels on AVX-512) in rows of odd
+   * length, back to back and apart. */
+  check_stepped_rows(LT_F32, 1001, 6301, 3, 0);
+  check_stepped_rows(LT_F32, 1001, 16803, 8, 0);
+  check_stepped_rows(LT_F32, 1001, 16803, 8, 3);
 }
 END_TEST
 

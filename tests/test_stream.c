@@ -1,21 +1,25 @@
 /* The streaming copies of backends/cpu/stream.c and stream_strided.c:
- * runs with step -1 and 2 on every path this CPU runs, for every element
- * size that has a kernel, against the naive loop, byte for byte, for
+ * runs with steps -1, 2, 3, 4 and 8 on every path this CPU runs, for every
+ * element size that has a kernel, against the naive loop, byte for byte, for
  * every length up to several lines, every destination alignment within a
  * line and source alignments that split its vectors across lines; the
  * bytes around the destination must stay untouched. Forward
  * lt__stream_copy and the run streams of stream_runs.c likewise. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "support/check_helpers.h"
 #include "stream.h"
 
 static const char *const PATH_NAMES[LT__STREAM_NPATHS] = {"avx2", "avx512"};
-static const int64_t STEPS[2] = {-1, 2};
+#define NSTEPS 5
+static const int64_t STEPS[NSTEPS] = {-1, 2, 3, 4, 8};
 static const size_t SIZES[4] = {1, 2, 4, 8};
 
-#define BUF_BYTES 8192
+#define BUF_BYTES 16384
 #define GUARD 0xA5
 static _Alignas(64) unsigned char src_buf[BUF_BYTES], got_buf[BUF_BYTES], want_buf[BUF_BYTES];
 
@@ -56,14 +60,16 @@ static void check_run(lt__stream_path path, int64_t step, int64_t n, size_t dst_
   check_equal(PATH_NAMES[path], step, n, dst_off, src_off, es);
 }
 
-/* The loop index _i names one (path, step, size): (path * 2 + step) * 4 + size. */
+/* The loop index _i names one (path, step, size): (path * NSTEPS + step) * 4 + size. */
 typedef struct kernel_case {
   lt__stream_path path;
   int64_t step;
   size_t es;
 } kernel_case;
 
-static kernel_case case_of(int i) { return (kernel_case){(lt__stream_path)(i / 8), STEPS[i / 4 % 2], SIZES[i % 4]}; }
+static kernel_case case_of(int i) {
+  return (kernel_case){(lt__stream_path)(i / (4 * NSTEPS)), STEPS[i / 4 % NSTEPS], SIZES[i % 4]};
+}
 
 /* Whether the case has a kernel this CPU runs (a zero-length run). The
  * probe is aligned for every element size: a destination off its
@@ -106,13 +112,14 @@ START_TEST(sizes_steps_and_destinations_without_a_kernel_write_nothing) {
   memset(want_buf, GUARD, 256);
   for (int p = 0; p <= LT__STREAM_NPATHS; p++) {
     ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, 4, 16, 2));
-    ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, 3, 16, 4));
+    ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, 5, 16, 4));
+    ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, 3, 16, 8));
     ck_assert(!lt__stream_strided_on((lt__stream_path)p, (char *)got_buf, (const char *)src_buf, -1, 16, 3));
   }
   ck_assert(!lt__stream_strided_on(LT__STREAM_NPATHS, (char *)got_buf, (const char *)src_buf + 64, -1, 16, 4));
   /* A destination off its element alignment. */
   for (size_t k = 1; k < 4; k++)
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NSTEPS; i++)
       ck_assert(!lt__stream_strided((char *)got_buf + 1, (const char *)src_buf + 128, STEPS[i], 16, SIZES[k]));
   ck_assert(memcmp(got_buf, want_buf, 256) == 0);
 }
@@ -120,8 +127,8 @@ END_TEST
 
 START_TEST(the_best_path_matches_the_naive_loop) {
   fill_pattern(src_buf, BUF_BYTES);
-  for (int i = 0; i < 8; i++) {
-    kernel_case c = case_of(LT__STREAM_AVX2 * 8 + i);
+  for (int i = 0; i < 4 * NSTEPS; i++) {
+    kernel_case c = case_of(LT__STREAM_AVX2 * 4 * NSTEPS + i);
     if (!runs_here(c)) continue;
     int64_t n = 2000 / (int64_t)c.es;
     memset(got_buf, GUARD, BUF_BYTES);
@@ -131,6 +138,36 @@ START_TEST(the_best_path_matches_the_naive_loop) {
     lt__stream_fence();
     check_equal("best", c.step, n, 8, 2100, c.es);
   }
+}
+END_TEST
+
+/* Forward runs whose destination ends at a line's end, the source's
+ * last element the last bytes before an inaccessible page: a kernel's
+ * last vector, which reaches step - 1 elements past the last element it
+ * takes, must not be loaded (it would fault). */
+START_TEST(forward_runs_read_nothing_past_their_last_element) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  unsigned char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(m, MAP_FAILED);
+  ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
+  fill_pattern(m, page);
+  for (int p = 0; p < LT__STREAM_NPATHS; p++)
+    for (int j = 0; j < NSTEPS; j++)
+      for (int k = 0; k < 4; k++) {
+        kernel_case c = {(lt__stream_path)p, STEPS[j], SIZES[k]};
+        if (c.step < 2 || !runs_here(c)) continue;
+        for (int64_t lines = 1; lines <= 3; lines++) {
+          int64_t n = lines * 64 / (int64_t)c.es;
+          const unsigned char *first = m + page - (size_t)((n - 1) * c.step + 1) * c.es;
+          memset(got_buf, GUARD, BUF_BYTES);
+          memset(want_buf, GUARD, BUF_BYTES);
+          naive_strided(want_buf, first, c.step, n, c.es);
+          ck_assert(lt__stream_strided_on(c.path, (char *)got_buf, (const char *)first, c.step, n, c.es));
+          lt__stream_fence();
+          check_equal("before a guard page", c.step, n, 0, (size_t)(first - m), c.es);
+        }
+      }
+  munmap(m, 2 * page);
 }
 END_TEST
 
@@ -189,16 +226,16 @@ START_TEST(run_streams_put_runs_back_to_back_and_touch_nothing_around_them) {
 }
 END_TEST
 
-/* Gathered runs (step -1 and 2) on one span, with a dense run between
+/* Gathered runs (every step with a kernel) on one span, with a dense run between
  * them: every run length up to a few lines, one to three gathered runs,
  * every destination alignment in a line that is whole elements. The
  * span must hold the runs back to back and the bytes around it keep
  * their guard. Steps and sizes without a kernel say so. */
 START_TEST(run_streams_gather_runs_back_to_back_and_touch_nothing_around_them) {
-  ck_assert(!lt__stream_strided_has(3, 4) && !lt__stream_strided_has(4, 2) && !lt__stream_strided_has(1, 4));
+  ck_assert(!lt__stream_strided_has(5, 4) && !lt__stream_strided_has(4, 2) && !lt__stream_strided_has(1, 4));
   fill_pattern(src_buf, BUF_BYTES);
   for (size_t k = 0; k < 4; k++)
-    for (int j = 0; j < 2; j++) {
+    for (int j = 0; j < NSTEPS; j++) {
       size_t es = SIZES[k];
       int64_t step = STEPS[j];
       if (!lt__stream_strided_has(step, es)) continue;
@@ -232,13 +269,14 @@ END_TEST
 
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
-  int cases = LT__STREAM_NPATHS * 2 * 4;
+  int cases = LT__STREAM_NPATHS * NSTEPS * 4;
   TCase *strided = tcase_create("strided");
   tcase_set_timeout(strided, 300); /* the sweeps under valgrind */
   tcase_add_loop_test(strided, runs_of_every_length_and_alignment_match_the_naive_loop, 0, cases);
   tcase_add_loop_test(strided, runs_from_every_source_alignment_match_the_naive_loop, 0, cases);
   tcase_add_test(strided, sizes_steps_and_destinations_without_a_kernel_write_nothing);
   tcase_add_test(strided, the_best_path_matches_the_naive_loop);
+  tcase_add_test(strided, forward_runs_read_nothing_past_their_last_element);
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);

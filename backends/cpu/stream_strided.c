@@ -1,6 +1,8 @@
-/* Streamed runs read with a step of -1 (a reversed dim) or 2 (every
+/* Streamed runs read with a step of -1 (a reversed dim), 2 (every
  * other element: a slice with step 2, the real parts of interleaved
- * pairs), each vector reordered in registers and streamed out (see
+ * pairs), or 3, 4 or 8 (4-byte elements on AVX-512: channels of
+ * interleaved pixels, say), each vector reordered in registers and
+ * streamed out (see
  * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
  * of the loads. The two passes of a gather into an L1 buffer and
  * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
@@ -20,7 +22,13 @@
  * BF16 last dim step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB
  * 0.43 -> 0.64 (F32's 0.63), strided read s=2 0.77-0.78 -> 0.94-0.99
  * and 0.44-0.50 -> 0.64; U8 step 2 0.79-0.82 -> 0.94 and 0.46-0.48 ->
- * 0.63, strided read s=2 0.76-0.77 -> 0.95-0.96 and 0.42-0.49 -> 0.63. */
+ * 0.63, strided read s=2 0.76-0.77 -> 0.95-0.96 and 0.42-0.49 -> 0.63.
+ * Every third, fourth and eighth 4-byte element (on AVX-512) had taken
+ * the gather loop's plain stores too (every third: the gather into an L1
+ * buffer and lt__stream_copy): Xeon, F32, bench_access, three runs each
+ * in turn, loop -> kernel, strided read s=4 from 512 MiB 0.261-0.266 ->
+ * 0.300-0.312, s=8 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4
+ * 0.47-0.49 -> 0.50-0.57, s=8 level (0.27-0.30). */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -114,6 +122,52 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_avx512(cha
   return i;
 }
 
+/* Every third, fourth or eighth 4-byte element: a line of dst from k
+ * source vectors. Every fourth: the first four of each pair of vectors
+ * by one two-source permute each, then the low halves of both pairs;
+ * every eighth: two elements of each pair, the pairs of pairs joined,
+ * then halves as for four; every third: a's six and b's five by one
+ * two-source permute, c's five merged in by a masked one. The source is
+ * asked for KTH_LINES_AHEAD lines of dst ahead (k of its lines per line
+ * of dst): on a Xeon (AVX-512 with AMX), every fourth F32 from 512 MiB,
+ * bench_access, same-run ratio to memcpy, two runs each in one sweep, at the line
+ * being read 0.316-0.317, 8 lines ahead 0.321, 16 0.325-0.326, 32
+ * 0.326-0.334; from 64 MiB 0.43-0.45, 0.49-0.53, 0.55-0.56, 0.52-0.55. */
+enum { KTH_LINES_AHEAD = 16 };
+
+__attribute__((target("avx512f"))) static size_t every_kth_words_avx512(char *dst, const char *src, size_t n,
+                                                                        int64_t k) {
+  const __m512i pick4 = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m512i ab3 = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+  const __m512i c3 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 7, 10, 13);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = src + (size_t)k * i;
+    for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);
+    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
+    __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v;
+    if (k == 8) {
+      const __m512i pick8 = _mm512_setr_epi32(0, 8, 16, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      const __m512i join = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 0, 0, 0, 0, 0, 0, 0, 0);
+      __m512i d = _mm512_loadu_si512((const void *)(s + 192));
+      __m512i e = _mm512_loadu_si512((const void *)(s + 256)), f = _mm512_loadu_si512((const void *)(s + 320));
+      __m512i g = _mm512_loadu_si512((const void *)(s + 384)), h = _mm512_loadu_si512((const void *)(s + 448));
+      __m512i q0 = _mm512_permutex2var_epi32(_mm512_permutex2var_epi32(a, pick8, b), join,
+                                             _mm512_permutex2var_epi32(c, pick8, d));
+      __m512i q1 = _mm512_permutex2var_epi32(_mm512_permutex2var_epi32(e, pick8, f), join,
+                                             _mm512_permutex2var_epi32(g, pick8, h));
+      v = _mm512_shuffle_i64x2(q0, q1, 0x44);
+    } else if (k == 4) {
+      __m512i d = _mm512_loadu_si512((const void *)(s + 192));
+      v = _mm512_shuffle_i64x2(_mm512_permutex2var_epi32(a, pick4, b), _mm512_permutex2var_epi32(c, pick4, d), 0x44);
+    } else {
+      v = _mm512_mask_permutexvar_epi32(_mm512_permutex2var_epi32(a, ab3, b), 0xF800, c3, c);
+    }
+    _mm512_stream_si512((void *)(dst + i), v);
+  }
+  return i;
+}
+
 /* 32 bytes of dst from 64 of source: the even elements of each lane of
  * both vectors, then the lanes put in order. */
 __attribute__((target("avx2"))) static __m256i every_other_half(const char *s, size_t es) {
@@ -166,12 +220,14 @@ static void strided_plain(char *dst, const char *src, int64_t step, int64_t n, s
 }
 
 /* The whole lines of the n * es bytes at 64-byte aligned dst; the bytes
- * done. */
+ * done. A forward kernel's last vector reads on past the last element it
+ * takes, step - 1 elements (see last_line). */
 static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
   size_t bytes = (size_t)n * es;
 #if defined(HAVE_KERNELS)
   if (step == -1)
     return path == LT__STREAM_AVX512 ? reversed_avx512(dst, src + es, bytes, es) : reversed_avx2(dst, src + es, bytes, es);
+  if (step > 2) return every_kth_words_avx512(dst, src, bytes, step);
   return path == LT__STREAM_AVX512 ? every_other_avx512(dst, src, bytes, es) : every_other_avx2(dst, src, bytes, es);
 #else
   (void)path, (void)dst, (void)src, (void)step, (void)bytes;
@@ -179,20 +235,50 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 #endif
 }
 
-static bool has_kernel(int64_t step, size_t es) {
+/* Steps -1 and 2 of every size on both paths; 3, 4 and 8 of 4-byte
+ * elements on AVX-512. */
+static bool has_kernel(lt__stream_path path, int64_t step, size_t es) {
+  if (step == 3 || step == 4 || step == 8) return es == 4 && path == LT__STREAM_AVX512;
   return (step == -1 || step == 2) && (es == 1 || es == 2 || es == 4 || es == 8);
+}
+
+/* Whether the kernels' reads for a forward run of n elements (from a
+ * line-aligned dst on) would reach a page past the page of the run's
+ * last element. Only a run that ends at a line's end has its last line
+ * done by a kernel, whose last vector reads up to step - 1 elements past
+ * that element; where those bytes lie on the next page, which the
+ * source need not own, the read could fault. Pages are at least 4 KiB. */
+static bool past_a_page(const char *src, int64_t step, int64_t n, size_t es) {
+  if (step < 2 || n == 0 || n % (64 / (int64_t)es) != 0) return false;
+  uintptr_t last = (uintptr_t)(src + (n - 1) * step * (int64_t)es + (int64_t)es - 1);
+  uintptr_t read = (uintptr_t)(src + n * step * (int64_t)es - 1);
+  return last / 4096 != read / 4096;
+}
+
+/* The last line of such a run: the kernel reads a copy of the line's
+ * source that ends at the run's last element. (Every run ending at a
+ * line's end taken this way measured slower, F32 last dim step 2 at 512
+ * MiB, rows of 11585: 0.63 of memcpy -> 0.58-0.59; a plain store of the line,
+ * which missed and held every streaming store behind it, 0.47.) The
+ * elements done. */
+static int64_t last_line(lt__stream_path path, char *dst, const char *src, int64_t step, size_t es) {
+  _Alignas(64) char copy[8 * 64] = {0}; /* the longest read: 8 vectors, every eighth word */
+  memcpy(copy, src, (size_t)((64 / (int64_t)es - 1) * step + 1) * es);
+  return (int64_t)(lines_on(path, dst, copy, step, 64 / (int64_t)es, es) / es);
 }
 
 bool lt__stream_strided_on(lt__stream_path path, char *dst, const char *src, int64_t step, int64_t n, size_t es) {
   /* A dst off its element alignment (caller memory through lt_wrap) never
    * reaches a line boundary in whole elements. */
-  if (!has_kernel(step, es) || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
+  if (!has_kernel(path, step, es) || (uintptr_t)dst % es != 0 || !path_runs(path)) return false;
   lt__prefetch_tail(dst + n * (int64_t)es, n * (int64_t)es);
   int64_t head = (int64_t)(((64 - ((uintptr_t)dst & 63)) & 63) / es);
   if (head > n) head = n;
   strided_plain(dst, src, step, head, es);
   dst += head * (int64_t)es, src += head * step * (int64_t)es, n -= head;
-  int64_t k = (int64_t)(lines_on(path, dst, src, step, n, es) / es);
+  int64_t last = past_a_page(src, step, n, es) ? 64 / (int64_t)es : 0;
+  int64_t k = (int64_t)(lines_on(path, dst, src, step, n - last, es) / es);
+  if (last && k == n - last) k += last_line(path, dst + k * (int64_t)es, src + k * step * (int64_t)es, step, es);
   strided_plain(dst + k * (int64_t)es, src + k * step * (int64_t)es, step, n - k, es);
   return true;
 }
@@ -204,8 +290,7 @@ bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, siz
 }
 
 bool lt__stream_strided_has(int64_t step, size_t es) {
-  if (!has_kernel(step, es)) return false;
   for (int p = 0; p < LT__STREAM_NPATHS; p++)
-    if (path_runs((lt__stream_path)p)) return true;
+    if (has_kernel((lt__stream_path)p, step, es) && path_runs((lt__stream_path)p)) return true;
   return false;
 }

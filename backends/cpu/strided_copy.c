@@ -358,18 +358,22 @@ static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big
 /* Whether a large gather streams its destination: into dense runs only
  * (those of a strided destination share their lines; dense copies stay
  * with memcpy, which is faster than our streaming loop there), and only
- * from a source step of at most MAX_STREAMED_STEP elements, where the
- * destination's lines come nearly as fast as the source's. From a longer
- * step they come slowly, and plain stores, which let the caches gather
- * them, measured faster (F32 at 512 MiB on Zen 5, same-run ratio to
- * memcpy, streamed -> plain: s=4 0.33 -> 0.39, s=8 0.18 -> 0.21, s=64
- * 0.055 -> 0.061, s=16 and 32 level; the software read-ahead made no
- * difference either way). */
+ * from a source step of at most MAX_STREAMED_STEP elements or one that
+ * lt__stream_strided has a kernel for, where the destination's lines
+ * come nearly as fast as the source's. From a longer step they come
+ * slowly, and plain stores, which let the caches gather them, measured
+ * faster than the gather through a buffer (F32 at 512 MiB on Zen 5,
+ * same-run ratio to memcpy, streamed -> plain: s=4 0.33 -> 0.39, s=8
+ * 0.18 -> 0.21, s=64 0.055 -> 0.061, s=16 and 32 level; the software
+ * read-ahead made no difference either way); the kernels stream straight
+ * from the source and measured ahead (stream_strided.c). */
 enum { MAX_STREAMED_STEP = 3 };
 
 static bool streams_gather(const lt__copy_args *a) {
   int64_t step = a->src_strides[a->ndim - 1];
-  return a->dst_strides[a->ndim - 1] == 1 && step != 1 && step >= -MAX_STREAMED_STEP && step <= MAX_STREAMED_STEP;
+  bool short_step = step >= -MAX_STREAMED_STEP && step <= MAX_STREAMED_STEP;
+  return a->dst_strides[a->ndim - 1] == 1 && step != 1 &&
+         (short_step || lt__stream_strided_has(step, lt__dtype_size(a->src_dtype)));
 }
 
 lt_status lt__cpu_copy(const lt__copy_args *a) {
@@ -391,8 +395,9 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
   parallel_copy pc = {a, fast, stream, big};
   /* A streamed gather that lt__stream_strided's kernels do (a reversed
-   * run, every other element) goes in the destination's order, so that
-   * the lines where one destination row ends and the next begins go out
+   * run, every other element, every third, fourth or eighth word) goes in
+   * the destination's order, so that the lines where one destination row
+   * ends and the next begins go out
    * whole and streamed too. Run by run, each took plain stores to its
    * first and last lines, which missed: Xeon, F32 rows of 11585 at 512
    * MiB, same-run ratio to memcpy, bench_access, three runs in turn: step
