@@ -4,7 +4,8 @@
  * compiler turns into vector loads and permutes; other strides take an
  * unrolled loop (GATHER_ANY, SCATTER_ANY), except where the copy's side
  * that steps outgrows the caches: there gathers of a line or more per
- * step also read ahead (gather_far), and scatters of 16 to 64 bytes per
+ * step (on Intel cores, of a line) also read ahead (gather_far), and
+ * scatters of 16 to 64 bytes per
  * step (every step from 16 bytes on Intel cores) store from one
  * instruction, asking for lines ahead (scatter_one). Scatters with four or
  * more elements to a line take masked stores on AVX-512
@@ -99,6 +100,12 @@ enum { VECTOR_STEP_BYTES = 32 };
  * -> 0.048-0.050. Further steps measured worse so far ahead (s=96 0.049
  * -> 0.044, s=128 level; 16 KiB ahead: s=96 0.048 -> 0.043, s=128 0.045
  * -> 0.043), and s=16 level with 4 KiB. */
+/* Intel cores read ahead only for steps of exactly a line, where the
+ * ask measured ahead; past a line their own prefetchers do better alone:
+ * Xeon (AVX-512 with AMX), F32 from 512 MiB, bench_access, same-run
+ * ratio to memcpy, three runs each in turn, with -> without: s=32
+ * 0.037-0.039 -> 0.040-0.041 (NumPy's loop 0.040), s=64 0.022-0.023 ->
+ * 0.021-0.022; s=16 0.084 -> 0.073-0.075, so it keeps it. */
 enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
@@ -158,7 +165,7 @@ enum { SCATTER_AHEAD = 2048 };
     default: {                                                                                 \
       int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);               \
       if (cached) gather_any_##NAME(d, s, stride, n);                                          \
-      else if (step_bytes >= 64) gather_far_##NAME(d, s, stride, n);                          \
+      else if (step_bytes >= 64 && !(intel && step_bytes > 64)) gather_far_##NAME(d, s, stride, n); \
       else if (step_bytes > VECTOR_STEP_BYTES) gather_any_##NAME(d, s, stride, n);             \
       else GATHER_ANY(T, 0);                                                                   \
       break;                                                                                   \
