@@ -99,9 +99,9 @@ enum { VECTOR_STEP_BYTES = 32 };
  * 0.045-0.048 -> 0.048-0.049, s=48 0.047 -> 0.060-0.062, s=64 0.046-0.047
  * -> 0.048-0.050. Further steps measured worse so far ahead (s=96 0.049
  * -> 0.044, s=128 level; 16 KiB ahead: s=96 0.048 -> 0.043, s=128 0.045
- * -> 0.043), and s=16 level with 4 KiB. */
-/* Intel cores read ahead only for steps of exactly a line, where the
- * ask measured ahead; past a line their own prefetchers do better alone:
+ * -> 0.043), and s=16 level with 4 KiB. Intel cores read ahead only for
+ * steps of exactly a line, where the ask measured ahead; past a line
+ * their own prefetchers do better alone:
  * Xeon (AVX-512 with AMX), F32 from 512 MiB, bench_access, same-run
  * ratio to memcpy, three runs each in turn, with -> without: s=32
  * 0.037-0.039 -> 0.040-0.041 (NumPy's loop 0.040), s=64 0.022-0.023 ->
