@@ -119,11 +119,12 @@ static const lt_dtype DTYPES[] = {LT_U8, LT_F16, LT_F32, LT_F64};
 enum { NUM_DTYPES = sizeof DTYPES / sizeof DTYPES[0] };
 
 /* 2-D transposes around every tile side (16 F32, 32 halves, 64 bytes, 8
- * doubles) and few-row ones, for every element size. */
+ * doubles), few-row ones, and rows a multiple of 1 KiB apart (another
+ * walk over the tiles), for every element size. */
 START_TEST(transposes_read_only_their_source) {
   static const int64_t sides[][2] = {{1, 7},   {7, 1},   {3, 17},  {17, 3},   {16, 16},  {31, 33},  {33, 31},
                                      {64, 64}, {65, 63}, {100, 37}, {130, 129}, {2, 1000}, {1000, 2}, {5, 300},
-                                     {300, 5}, {15, 64}, {64, 15}};
+                                     {300, 5}, {15, 64}, {64, 15}, {256, 256}, {256, 512}};
   for (int k = 0; k < NUM_DTYPES; k++)
     for (size_t s = 0; s < sizeof sides / sizeof sides[0]; s++) {
       bounds_case c = {.dt = DTYPES[k], .ndim = 2, .shape = {sides[s][0], sides[s][1]}, .kind = PERMUTE,
