@@ -152,26 +152,29 @@ static inline bool lt__intel_along_rows(const lt__tiling *g) {
   return g->dld % 2048 != 0 || short_cols || large;
 }
 
-/* Where both sides' rows lie a multiple of 1 KiB apart, each tile's 16
- * lines on a side fall in at most four of L1's sets, and the next tile
- * down a column (or along a row) keeps one side's sets. Intel cores walk
- * such transposes of 4-byte elements along diagonals of the tiles (tile
- * (i, (i + d) mod n) for d = 0, 1, ...), so that each tile's lines fall in
- * other sets than the last one's on both sides, asking for the next
- * tile's source lines and destination lines as the other walks do. Xeon,
- * F32 in cache, same-run ratio to memcpy, three rounds each, the walk
- * before -> diagonals: 512 x 512 0.58-0.61 -> 0.70-0.72, 1024 x 256
+/* Where both sides' rows lie a multiple of 512 bytes apart, each tile's
+ * 16 lines on a side fall in at most eight of L1's sets, and the next
+ * tile down a column (or along a row) keeps one side's sets. Intel cores
+ * walk such transposes of 4-byte elements along diagonals of the tiles
+ * (tile (i, (i + d) mod n) for d = 0, 1, ...), so that each tile's lines
+ * fall in other sets than the last one's on both sides, asking for the
+ * next tile's source lines and destination lines as the other walks do.
+ * Xeon, F32 in cache, same-run ratio to memcpy, three rounds each, the
+ * walk before -> diagonals: 512 x 512 0.58-0.61 -> 0.70-0.72, 1024 x 256
  * 0.48-0.50 -> 0.57-0.61, 256 x 1024 0.60-0.63 -> 0.69-0.73, 256 x 256
- * 0.65 -> 0.68, 256^2 slices of 4 x 256 x 256 (0,2,1) 0.63-0.69 ->
- * 0.73-0.85, 64^3 (2,1,0) level; without the asks, slower than before
- * (512 x 512 0.46, 1024 x 256 0.37). Rows closer or off a multiple lost
- * (64^3 (0,2,1), rows 256 bytes apart, 0.82 -> 0.71; 500 x 524 0.77 ->
- * 0.45); U8 1024 x 1024 measured level. bench_access at 1 MiB, three
- * runs each in turn: the 2-D transpose (512^2) 0.62-0.65 -> 0.72,
- * (2,1,0) 0.53-0.54 -> 0.56, the rest level. Zen 4 had measured
- * diagonals without asks ahead on 512^2 and behind on 256^2. */
+ * 0.65 -> 0.68, 128 x 2048 0.57 -> 0.74, 640 x 384 0.60 -> 0.72, 128 x
+ * 128 0.65 -> 0.70, 2048 x 128 0.44-0.45 -> 0.51-0.52, 128 x 512 level;
+ * slices of (0,2,1): 4 x 256 x 256 0.63-0.69 -> 0.73-0.85, 16 x 128 x 128
+ * 0.60-0.62 -> 0.66-0.78, 64^3 (2,1,0) level; without the asks, slower
+ * than before (512 x 512 0.46, 1024 x 256 0.37). Rows 256 bytes apart or
+ * off a multiple lost (64^3 (0,2,1) 0.82 -> 0.71, 4096 x 64 0.56 ->
+ * 0.49, 500 x 524 0.77 -> 0.45); U8 1024 x 1024 measured level.
+ * bench_access at 1 MiB, three runs each in turn: the 2-D transpose
+ * (512^2) 0.62-0.65 -> 0.72, (2,1,0) 0.53-0.54 -> 0.56, the rest level.
+ * Zen 4 had measured diagonals without asks ahead on 512^2 and behind
+ * on 256^2. */
 static inline bool lt__intel_diagonals(const lt__tiling *g) {
-  return g->es == 4 && g->sld % 1024 == 0 && g->dld % 1024 == 0;
+  return g->es == 4 && g->sld % 512 == 0 && g->dld % 512 == 0;
 }
 
 static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__tiling *g, lt__tile_fn tile) {
