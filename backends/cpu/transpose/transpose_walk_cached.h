@@ -143,7 +143,9 @@ static inline bool lt__rows_near_pages(int64_t ld_bytes) {
  * bench_access at 1 MiB, two runs each in turn: (2,0,1) 0.48 ->
  * 0.54-0.56, (0,2,1) 0.67-0.68 -> 0.71-0.72, (2,1,0) 0.51-0.52 ->
  * 0.53-0.55, the rest level. 8-byte tiles measured level (F64 there),
- * and 2- and 1-byte ones level or slower (bf16 2-D 0.56 -> 0.45). */
+ * and 2- and 1-byte ones level or slower (bf16 2-D 0.56 -> 0.45).
+ * (Transposes whose rows lie a multiple of 512 bytes apart on both
+ * sides, 64^3 (2,1,0) among them, take the diagonals below first.) */
 static inline bool lt__intel_along_rows(const lt__tiling *g) {
   if (lt__rows_near_pages(g->dld)) return true;
   if (g->es != 4 || g->ncols > LT__BAND_TILES * g->t) return false;
