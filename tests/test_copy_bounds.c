@@ -134,6 +134,19 @@ START_TEST(transposes_read_only_their_source) {
 }
 END_TEST
 
+/* Each of nperms permutations (ndim entries each, packed) of each of
+ * nshapes source shapes (ndim sizes each, packed), for element type dt. */
+static void check_permutations(lt_dtype dt, int ndim, const int64_t *shapes, size_t nshapes, const int *perms,
+                               size_t nperms) {
+  for (size_t s = 0; s < nshapes; s++)
+    for (size_t p = 0; p < nperms; p++) {
+      bounds_case c = {.dt = dt, .ndim = ndim, .kind = PERMUTE};
+      memcpy(c.shape, shapes + s * (size_t)ndim, (size_t)ndim * sizeof *shapes);
+      memcpy(c.perm, perms + p * (size_t)ndim, (size_t)ndim * sizeof *perms);
+      check_both_ends(&c);
+    }
+}
+
 /* Every 3-D permutation and the common 4-D ones, for every element size. */
 START_TEST(permutations_read_only_their_source) {
   static const int perms3[5][3] = {{0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
@@ -141,20 +154,8 @@ START_TEST(permutations_read_only_their_source) {
   static const int perms4[4][4] = {{0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {3, 2, 1, 0}};
   static const int64_t bhtd[][4] = {{2, 3, 17, 16}, {1, 5, 33, 64}, {3, 2, 9, 5}};
   for (int k = 0; k < NUM_DTYPES; k++) {
-    for (size_t s = 0; s < sizeof cubes / sizeof cubes[0]; s++)
-      for (int p = 0; p < 5; p++) {
-        bounds_case c = {.dt = DTYPES[k], .ndim = 3, .kind = PERMUTE};
-        memcpy(c.shape, cubes[s], sizeof cubes[s]);
-        memcpy(c.perm, perms3[p], sizeof perms3[p]);
-        check_both_ends(&c);
-      }
-    for (size_t s = 0; s < sizeof bhtd / sizeof bhtd[0]; s++)
-      for (int p = 0; p < 4; p++) {
-        bounds_case c = {.dt = DTYPES[k], .ndim = 4, .kind = PERMUTE};
-        memcpy(c.shape, bhtd[s], sizeof bhtd[s]);
-        memcpy(c.perm, perms4[p], sizeof perms4[p]);
-        check_both_ends(&c);
-      }
+    check_permutations(DTYPES[k], 3, cubes[0], sizeof cubes / sizeof cubes[0], perms3[0], 5);
+    check_permutations(DTYPES[k], 4, bhtd[0], sizeof bhtd / sizeof bhtd[0], perms4[0], 4);
   }
 }
 END_TEST
