@@ -1302,6 +1302,24 @@ START_TEST(large_batches_of_transposes_in_bands_copy_every_element) {
 }
 END_TEST
 
+/* A single large transpose with few columns goes to two threads (past 16
+ * MiB of work, see pool.c) by blocks of source rows, each thread reading
+ * whole rows and writing part of every destination row: rows that end in
+ * a part block, destinations on lines and off them, every element size. */
+START_TEST(large_narrow_transposes_split_by_rows_copy_every_element) {
+  static const struct {
+    lt_dtype dt;
+    int64_t shape[2];
+  } cases[] = {{LT_U8, {300001, 31}}, {LT_F16, {150001, 30}}, {LT_F32, {75001, 30}}, {LT_F64, {45001, 27}}};
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    for (int64_t off = 0; off <= 3; off += 3)
+      check_permuted_copy_into(cases[k].dt, 2, cases[k].shape, (int[]){1, 0}, -1, false, off);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
+
 /* Over 8 MiB of output, permutations that keep the inner dim stream its
  * runs; runs that do not fill whole lines, or a destination that starts
  * inside one, go in the destination's order with each line put together
@@ -1838,6 +1856,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
+  tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
