@@ -2,7 +2,7 @@
  * source unit dim (transpose_dim, k) and its destination unit dim (the
  * innermost); the tile kernels transpose those two, once per index of the
  * other dims (the outer indices), split over the thread pool by outer
- * indices or by columns of k. */
+ * indices, by blocks of source rows or by columns of k. */
 #include "tiled_transpose.h"
 
 #include "dtype.h"
