@@ -26,16 +26,17 @@ static bool tileable(const lt__copy_args *a) {
  * (see lt__tiled_transpose). */
 enum { OUTER_PER_THREAD = 2 };
 
-/* Below that, a thread that would get less than this much of each source
- * row from a split by columns gets a block of whole rows instead: the
- * columns' short runs of every row read slowly, and whole rows read as
- * one stream. Xeon, F32 2-D transposes at 512 MiB, two threads, same-run
- * ratio to a two-thread memcpy, two runs each in turn, columns -> rows:
- * 524288 x 256 0.74-0.76 -> 0.81-0.82, 262144 x 512 0.66-0.78 ->
- * 0.82-0.83 (the 512^3 (2,0,1): 0.77 -> 0.81-0.84), 131072 x 1024
- * 0.61-0.63 -> 0.85-0.87; 65536 x 2048 (4 KiB a thread) 0.86-0.87
- * against 0.84-0.86, 32768 x 4096 level, 11585^2 0.77-0.78 against
- * 0.73-0.74. */
+/* With fewer outer indices than that, a thread that would get less than
+ * this much of each source row from a split by columns gets a block of
+ * whole rows instead: the columns' short runs of every row read slowly,
+ * and whole rows read as one stream. Xeon, F32 2-D transposes at 512
+ * MiB, two threads, same-run ratio to a two-thread memcpy, two runs each
+ * in turn, columns -> rows: 524288 x 256 0.74-0.76 -> 0.81-0.82, 262144 x
+ * 512 0.66-0.78 -> 0.82-0.83, 131072 x 1024 0.61-0.63 -> 0.85-0.87;
+ * 65536 x 2048 (4 KiB a thread) 0.86-0.87 against 0.84-0.86, 32768 x
+ * 4096 level, 11585^2 0.77-0.78 against 0.73-0.74. bench_access --threads
+ * 2 at 512 MiB, (2,0,1): F32 0.73-0.76 -> 0.80-0.81, BF16 0.52-0.53 ->
+ * 0.57, U8 0.44 -> 0.51-0.53. */
 enum { ROW_SPLIT_SHARE_BYTES = 4096 };
 
 typedef struct tile_job {
