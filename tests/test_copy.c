@@ -1305,7 +1305,8 @@ END_TEST
 /* A single large transpose with few columns goes to two threads (past 16
  * MiB of work, see pool.c) by blocks of source rows, each thread reading
  * whole rows and writing part of every destination row: rows that end in
- * a part block, destinations on lines and off them, every element size. */
+ * a part block, destinations on lines and off them, every element size;
+ * and a batch of three transposes of 1000 rows each. */
 START_TEST(large_narrow_transposes_split_by_rows_copy_every_element) {
   static const struct {
     lt_dtype dt;
@@ -1316,6 +1317,7 @@ START_TEST(large_narrow_transposes_split_by_rows_copy_every_element) {
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
     for (int64_t off = 0; off <= 3; off += 3)
       check_permuted_copy_into(cases[k].dt, 2, cases[k].shape, (int[]){1, 0}, -1, false, off);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){3, 1000, 2000}, (int[]){0, 2, 1}, -1);
   LT_ASSERT_OK(lt_set_num_threads(threads));
 }
 END_TEST

@@ -63,8 +63,11 @@ static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
 }
 
 /* Blocks [b0, b1) of ROW_BLOCK source rows (destination columns), every
- * column of k, for every index of the other outer dims. */
-enum { ROW_BLOCK = 1024 }; /* a multiple of every tile's side: threads meet between tiles */
+ * column of k, for every index of the other outer dims, in one call per
+ * outer index: the pool gives each thread one range of blocks. A block
+ * is the largest tile's side, so that threads meet between tiles and a
+ * transpose of a few hundred rows still has a block for each thread. */
+enum { ROW_BLOCK = 64 };
 
 static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
   const tile_job *j = ctx;
