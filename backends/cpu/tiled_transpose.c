@@ -27,7 +27,7 @@ static bool tileable(const lt__copy_args *a) {
 enum { OUTER_PER_THREAD = 2 };
 
 /* With fewer outer indices than that, a thread that would get less than
- * this much of each source row from a split by columns gets a block of
+ * this much of each source row from a split by columns gets a range of
  * whole rows instead: the columns' short runs of every row read slowly,
  * and whole rows read as one stream. Xeon, F32 2-D transposes at 512
  * MiB, two threads, same-run ratio to a two-thread memcpy, two runs each
