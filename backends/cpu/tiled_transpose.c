@@ -46,42 +46,39 @@ typedef struct tile_job {
   int64_t band;  /* source rows per call (see banded_rows); all of them unless banded */
 } tile_job;
 
-/* Columns [c0, c1) of dim k (rows of the destination, so threads write
- * disjoint lines), for every index of the other outer dims. */
-static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
-  const tile_job *j = ctx;
+/* Source rows [r0, r1) by columns [c0, c1) of dim k, for every index of
+ * the other outer dims: one call each. */
+static void transpose_box(const tile_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
-  char *dst = a->dst + c0 * a->dst_strides[k] * es;
-  const char *src = a->src + c0 * es;
+  char *dst = a->dst + (c0 * a->dst_strides[k] + r0) * es;
+  const char *src = a->src + (r0 * a->src_strides[in] + c0) * es;
   lt__odometer o = {.dst_off = 0};
   do
-    j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], a->shape[in], c1 - c0);
+    j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], r1 - r0, c1 - c0);
   while (lt__odometer_step(&o, a, in, k, es, es));
   if (j->streamed) lt__stream_fence();
 }
 
+/* Columns [c0, c1) of dim k (rows of the destination, so threads write
+ * disjoint lines), every source row. */
+static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
+  const tile_job *j = ctx;
+  transpose_box(j, 0, j->a->shape[j->a->ndim - 1], c0, c1);
+}
+
 /* Blocks [b0, b1) of ROW_BLOCK source rows (destination columns), every
- * column of k, for every index of the other outer dims, in one call per
- * outer index: the pool gives each thread one range of blocks. A block
- * is the largest tile's side, so that threads meet between tiles and a
- * transpose of a few hundred rows still has a block for each thread. */
+ * column of k: the pool gives each thread one range of blocks, one call
+ * per outer index. A block is the largest tile's side, so that threads
+ * meet between tiles and a transpose of a few hundred rows still has a
+ * block for each thread. */
 enum { ROW_BLOCK = 64 };
 
 static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
   const tile_job *j = ctx;
-  const lt__copy_args *a = j->a;
-  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
-  int in = a->ndim - 1, k = a->transpose_dim;
-  int64_t r0 = b0 * ROW_BLOCK, r1 = b1 * ROW_BLOCK < a->shape[in] ? b1 * ROW_BLOCK : a->shape[in];
-  char *dst = a->dst + r0 * es;
-  const char *src = a->src + r0 * a->src_strides[in] * es;
-  lt__odometer o = {.dst_off = 0};
-  do
-    j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], r1 - r0, a->shape[k]);
-  while (lt__odometer_step(&o, a, in, k, es, es));
-  if (j->streamed) lt__stream_fence();
+  int64_t rows = j->a->shape[j->a->ndim - 1], r1 = b1 * ROW_BLOCK < rows ? b1 * ROW_BLOCK : rows;
+  transpose_box(j, b0 * ROW_BLOCK, r1, 0, j->a->shape[j->a->transpose_dim]);
 }
 
 /* A streamed batch of transposes whose source rows run on from one
