@@ -1153,13 +1153,17 @@ START_TEST(transposes_with_a_short_destination_inner_dim_copy_every_element) {
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){4, 12, 13, 64}, (int[]){3, 2, 1, 0}, 0);
     check_permuted_copy(dts[k], 4, (int64_t[]){3, 5, 40, 64}, (int[]){3, 2, 1, 0}, -1);
-    /* Where calls read their rows in place (AVX-512 on Intel cores),
-     * whole tiles only: F32 over two columns of tiles in calls of 32 rows,
-     * F16 over one in calls of 64 rows and a last of 32 (U8 in calls of
-     * 384 rows above, [4, 12, 13, 64], and a last of 240 gathered). */
+    /* Where calls read their rows in place (AVX-512), whole tiles only:
+     * F32 over two columns of tiles in calls of 32 rows, F16 over one in
+     * calls of 64 rows and a last of 32 (U8 in calls of 384 rows above,
+     * [4, 12, 13, 64], and a last of 240 gathered). */
     check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, -1);
     check_permuted_copy(dts[k], 4, (int64_t[]){2, 16, 9, 32}, (int[]){3, 2, 1, 0}, 1);
   }
+  /* Past 1 MiB and short of streaming: in place on AMD cores, gathered
+   * on Intel ones. */
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 100, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){4, 12, 400, 64}, (int[]){3, 2, 1, 0}, 2);
 }
 END_TEST
 

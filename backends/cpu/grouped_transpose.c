@@ -7,9 +7,9 @@
  * H * B contiguous elements. Those rows are not evenly spaced in the
  * source (b is the outer of the two there), so they are first gathered,
  * each a contiguous run of the source, into a buffer; the tile kernels
- * then transpose the buffer into whole destination lines. (Small copies
- * of 4-, 2- and 1-byte elements on Intel cores skip the buffer: a kernel
- * reads the rows where they lie, see group_cols.) */
+ * then transpose the buffer into whole destination lines. (Copies that
+ * stay in cache skip the buffer where the CPU has a kernel that reads
+ * the rows where they lie, see group_cols.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
@@ -72,13 +72,25 @@ typedef struct group_plan {
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
 
-/* Copies of up to this many bytes read the group's rows in place where
- * the CPU has the kernel (see group_cols): source and destination then
- * stay in a 2 MiB L2 together. Past it the lines come from further out,
- * and the gather, which asks for each row's run two calls ahead, reads
- * them faster (BHTD (3,2,1,0) F32 on a Xeon, gathered -> in place: 1.5
- * MiB 0.71 -> 0.61-0.62, 2 MiB 0.90 -> 0.65, 4 MiB 0.92 -> 0.64-0.67). */
-enum { IN_PLACE_MAX_BYTES = 1 << 20 };
+/* On Intel cores, copies of up to this many bytes read the group's rows
+ * in place where the CPU has the kernel (see group_cols): source and
+ * destination then stay in a 2 MiB L2 together. Past it the lines come
+ * from further out, and the gather, which asks for each row's run two
+ * calls ahead, reads them faster (BHTD (3,2,1,0) F32 on a Xeon, gathered
+ * -> in place: 1.5 MiB 0.71 -> 0.61-0.62, 2 MiB 0.90 -> 0.65, 4 MiB 0.92
+ * -> 0.64-0.67). Zen 5 reads in place faster at every size the calls do
+ * not stream, though its L2 is 1 MiB (F32, same-run ratio to memcpy, two
+ * runs of two rounds each, gathered -> in place, (3,2,1,0) of [4, 12, T,
+ * 64]: T = 170 (2 MiB) 0.47-0.51 -> 0.79-0.85, T = 340 (4 MiB) 0.48 ->
+ * 0.69-0.75, T = 500 (6 MiB) 0.47-0.50 -> 0.63-0.70, T = 640 (7.5 MiB)
+ * 0.27-0.29 -> 0.30-0.39; T = 128 and 256, rows a power of two apart,
+ * 0.27-0.33 -> 0.35-0.39). */
+enum { IN_PLACE_MAX_BYTES_INTEL = 1 << 20 };
+
+/* Whether a copy of bytes, streamed or not, reads its rows in place. */
+static bool reads_in_place(int64_t bytes, bool streamed) {
+  return lt__intel_cores() ? bytes <= IN_PLACE_MAX_BYTES_INTEL : !streamed;
+}
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
  * per call, gathered into buf; ahead bytes from one call's source to that
@@ -186,8 +198,12 @@ static void fill_row_offsets(group_plan *g) {
  * 0.53-0.55 -> 0.79-0.81, [4, 4, 200, 64] 0.54-0.60 -> 0.77-0.78, [2,
  * 16, 36, 32] 0.41 -> 0.65-0.66, [3, 5, 40, 64] 0.29-0.30 -> 0.50;
  * bf16, bench_access at 1 MiB, two runs each, BHTD (3,2,1,0) 0.45-0.48
- * -> 0.67-0.71; u8 0.34 -> 0.49-0.50 (not measured on Zen, which keeps
- * the gather). */
+ * -> 0.67-0.71; u8 0.34 -> 0.49-0.50. On Zen 5, bench_access at 1 MiB,
+ * two runs each in turn: F32 BHTD (3,2,1,0) 0.47-0.48 -> 0.74-0.76, bf16
+ * 0.35-0.39 -> 0.62, u8 0.23 -> 0.41-0.46; with the small C program, F32
+ * (3,2,1,0) of [4, 12, 85, 64] 0.31-0.39 -> 0.68-0.69, [8, 6, 85, 64]
+ * 0.34-0.42 -> 0.64-0.68, [4, 4, 200, 64] 0.37-0.41 -> 0.48-0.55, [2, 16,
+ * 36, 32] 0.24-0.25 -> 0.35-0.36, [3, 5, 40, 64] 0.17 -> 0.30-0.32. */
 static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *run, char *dst, const char *src,
                        int64_t m, int64_t c0, int64_t c1) {
   const lt__copy_args *a = g->a;
@@ -306,8 +322,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   take_outer(&g, g.streamed);
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
-  bool in_cache = numel * (int64_t)es <= IN_PLACE_MAX_BYTES;
-  g.in_place = in_cache && lt__intel_cores() ? lt__transpose_rows_kernel(es) : NULL;
+  g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
   fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;
   if (g.outer >= 0 && calls >= CALLS_PER_THREAD * lt_get_num_threads())

@@ -4,9 +4,9 @@
  * runs_in_destination_order), the run length of grouped F32
  * transposes (grouped_transpose.c, take_outer), the loop of step-8
  * gathers from memory (gather.c), the order of cached transposes'
- * tiles (transpose/transpose_tiled.h, lt__tiles_cached) and the reading
- * of cached grouped transposes' rows in place (grouped_transpose.c,
- * group_cols). Each use gives its figures; everywhere else one choice
+ * tiles (transpose/transpose_tiled.h, lt__tiles_cached) and how large a
+ * grouped transpose reads its rows in place (grouped_transpose.c,
+ * reads_in_place). Each use gives its figures; everywhere else one choice
  * serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
