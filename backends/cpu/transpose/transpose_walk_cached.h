@@ -109,8 +109,8 @@ static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
  * not on one, put the 16 lines a tile writes down a column into a few of
  * L1's sets (rows 4080 bytes apart: four rows to a set), each line half
  * written until the tile below finishes it; every set then takes lines
- * from four tiles in a row, more than its ways. Intel cores walk those
- * along the source's rows instead: each pass over the row of tiles
+ * from four tiles in a row, more than its ways. Those walk along the
+ * source's rows instead, on every core: each pass over the row of tiles
  * spreads its lines over the sets, and finishes the last pass's. Xeon,
  * F32 in cache, same-run ratio to memcpy, two runs each, down columns ->
  * along rows: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.27-0.28 -> 0.44,
@@ -119,7 +119,12 @@ static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
  * 0.33-0.35 -> 0.50-0.52; 2046 x 64 (8 bytes short of 8 KiB) 0.24-0.26
  * either way. Rows 32 bytes short or more keep the columns: 1016 x 64
  * 0.69-0.71 against 0.53, 2040 x 64 0.75-0.76 against 0.53-0.55; so do
- * rows on a multiple (1024 x 64 0.44 against 0.41-0.42). */
+ * rows on a multiple (1024 x 64 0.44 against 0.41-0.42). Zen 5, the same
+ * programs, two runs of two rounds each, the walk before (down columns,
+ * the source's rows lying closer) -> along rows: 1020 x 128 0.36-0.38 ->
+ * 0.50-0.54, 1020 x 256 0.40-0.43 -> 0.54-0.65, 1030 x 64 0.31-0.33 ->
+ * 0.47-0.49, 3068 x 64 0.48-0.50 -> 0.65-0.66, BHTD (0,3,1,2) at 1 MiB
+ * ([4, 12, 85, 64]) 0.53-0.59 -> 0.59-0.73; 1016 x 64 level. */
 static inline bool lt__rows_near_pages(int64_t ld_bytes) {
   int64_t off = ld_bytes % 4096;
   return off != 0 && (off < 32 || off > 4096 - 32);
@@ -179,6 +184,24 @@ static inline bool lt__intel_diagonals(const lt__tiling *g) {
   return g->es == 4 && g->sld % 512 == 0 && g->dld % 512 == 0;
 }
 
+/* Zen 5 takes the diagonals (with the asks) where both sides' rows lie a
+ * multiple of 1 KiB apart, each tile's 16 lines on a side in at most
+ * four of L1's sets. F32, same-run ratio to memcpy, two runs of two
+ * rounds each, the walk before -> diagonals: 512 x 512 0.51-0.56 ->
+ * 0.61-0.66 (without the asks 0.61), 256 x 1024 0.39 -> 0.54-0.55, 1024
+ * x 256 0.40-0.41 -> 0.46, 2048 x 512 0.53 -> 0.54-0.56; slices of
+ * (0,2,1): 2 x 256 x 256 0.41-0.47 -> 0.43-0.81, 4 x 256 x 256 0.62-0.63
+ * -> 0.64-0.67, but 8 x 256 x 256 (2 MiB) 0.78-0.83 -> 0.70-0.76 and 16
+ * x 256 x 256 0.71-0.76 -> 0.68-0.73: batches past L2 lose, and a
+ * call cannot tell. Rows a multiple of 512 bytes apart but not of 1 KiB
+ * lost or gained little (128 x 128 0.40 -> 0.37, 128 x 512 0.43 ->
+ * 0.41, 16 x 128 x 128 0.62-0.66 -> 0.67-0.68), as did one side's rows
+ * off a multiple (128 x 2048 0.63-0.67 -> 0.53-0.54, 640 x 384 0.59 ->
+ * 0.54-0.55); 64^3 (2,1,0) level. */
+static inline bool lt__zen_diagonals(const lt__tiling *g) {
+  return g->es == 4 && g->sld % 1024 == 0 && g->dld % 1024 == 0;
+}
+
 static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__tiling *g, lt__tile_fn tile) {
   int64_t nr = g->nrows / g->t, nc = g->ncols / g->t;
   for (int64_t d = 0; d < nc; d++)
@@ -203,11 +226,11 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   bool intel = lt__intel_cores();
-  if (intel && lt__intel_diagonals(g)) {
+  if (intel ? lt__intel_diagonals(g) : lt__zen_diagonals(g)) {
     lt__tiles_diagonal(g, tile);
     return;
   }
-  if (intel ? lt__intel_along_rows(g) : g->sld > g->dld) {
+  if (intel ? lt__intel_along_rows(g) : lt__rows_near_pages(g->dld) || g->sld > g->dld) {
     for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
       for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t) {
         lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
