@@ -145,6 +145,13 @@ START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
   if (!k.fn) return;
   layout l = {130, 67, 512, 256, 0, 0};
   check_layout(&k, &l);
+  /* Destination rows 4 KiB apart and source rows closer, which Zen 5
+   * walks down columns with staggered stores (see lt__tiles_staggered):
+   * partial tiles on both sides, a column of two tiles (fewer than the
+   * parts), and rows off a line (which walk as usual). */
+  const int64_t ld = 4096 / (int64_t)k.es;
+  const layout far[] = {{300, 37, 40, ld, 0, 0}, {2 * 64 / (int64_t)k.es, 70, 70, ld, 0, 0}, {300, 37, 40, ld, 0, 4}};
+  for (int i = 0; i < 3; i++) check_layout(&k, &far[i]);
 }
 END_TEST
 

@@ -4,6 +4,8 @@
 #ifndef LT_TRANSPOSE_WALK_CACHED_H
 #define LT_TRANSPOSE_WALK_CACHED_H
 
+#include <string.h>
+
 #include "transpose_tiling.h"
 #include "vendor.h"
 
@@ -216,6 +218,48 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
     }
 }
 
+/* F32 destination rows a multiple of 4 KiB apart put the 16 lines that
+ * a tile writes into one of L1's sets, more than its 12 ways, and
+ * storing them in a burst costs Zen 5 more than reading 16 such lines
+ * (64^3 (2,0,1), rows 16 KiB apart on the destination's side, 0.42-0.45
+ * of memcpy; (1,2,0), the same on the source's, 0.75). So where Zen 5
+ * walks those down a column of tiles, each tile goes to a stage in L1 and
+ * its rows leave in LT__STAGGER_PARTS parts, part p one tile after part
+ * p - 1: the stores at each step go to four tiles' lines, four sets, four
+ * lines to a set. F32, same-run ratio to memcpy, two runs of two rounds
+ * each, down columns -> staggered in 2 or 4 parts: 64^3 (2,0,1)
+ * 0.40-0.45 -> 0.60-0.63 -> 0.66-0.68, 4096 x 64 (the same) 0.42-0.45 ->
+ * 0.66, 1024 x 64 0.21 -> 0.36 -> 0.37-0.38, 2048 x 128 0.42-0.43 ->
+ * 0.55 -> 0.59-0.60, 8192 x 32 0.45 -> 0.62-0.64 -> 0.66-0.73, 4 x 1024
+ * x 64 (0,2,1) 0.45 -> 0.60 -> 0.66-0.69; 8 parts 0.47-0.62 and 16
+ * 0.38-0.45 on 64^3 (2,0,1). Other element sizes were not measured. */
+#define LT__STAGGER_PARTS 4
+
+static inline bool lt__zen_staggered(const lt__tiling *g) {
+  return g->es == 4 && g->dld % 4096 == 0 && !g->off_lines;
+}
+
+static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile) {
+  enum { P = LT__STAGGER_PARTS };
+  _Alignas(64) char stage[P][16 * 64];
+  int64_t t = g->t, per = t / P, n = g->nrows / t;
+  for (int64_t c = g->c0; c < g->c0 + g->ncols; c += t) {
+    /* destination rows c to c + t from the first full tile on; each
+     * tile takes the next 64 bytes of them */
+    char *rows = g->dst + c * g->dld + g->r0 * g->es;
+    for (int64_t k = 0; k < n + P - 1; k++) {
+      if (k < n) {
+        lt__tile_out out = {.dst = stage[k % P], .dld = 64, .segs = 1};
+        tile(&out, g->src + (g->r0 + k * t) * g->sld + c * g->es, g->sld);
+      }
+      for (int64_t p = 0; p < P; p++) /* part p of tile k - p */
+        if (k - p >= 0 && k - p < n)
+          for (int64_t j = p * per; j < (p + 1) * per; j++)
+            memcpy(rows + (k - p) * 64 + j * g->dld, stage[(k - p) % P] + j * 64, 64);
+    }
+  }
+}
+
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
                                                                    bool banded) {
   if (banded && g->nrows <= LT__BAND_TILES * g->t) {
@@ -236,6 +280,10 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
         lt__tile_at(g, r, c, tile, false, NULL, NULL, 1);
         if (intel) lt__tile_after(g, r, c);
       }
+    return;
+  }
+  if (!intel && lt__zen_staggered(g)) {
+    lt__tiles_staggered(g, tile);
     return;
   }
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
