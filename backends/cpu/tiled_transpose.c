@@ -12,6 +12,7 @@
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
+#include "vendor.h"
 
 /* Can the tile kernel do this copy? Same dtype, and positive leading
  * dimensions (a negative stride on either unit dim takes the general
@@ -92,13 +93,18 @@ static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
  * bands of 64 rows 0.77-0.82, 128 0.80-0.83, 256 0.71, 32 0.70-0.74;
  * bench_access, three runs in turn, whole -> bands of 512 bytes: 512 MiB
  * 0.62-0.64 -> 0.75-0.81, two threads 0.65-0.66 -> 0.79-0.81, 64 MiB
- * 1.19-1.30 -> 1.40-1.45 (not measured on Zen). Bands start destination
- * rows on a line only where the rows do (bands of 100 rows of 500^3:
- * 0.64 -> 0.44), so only line-aligned destinations take them. */
+ * 1.19-1.30 -> 1.40-1.45. Bands start destination rows on a line only
+ * where the rows do (bands of 100 rows of 500^3: 0.64 -> 0.44), so only
+ * line-aligned destinations take them. Zen 5 reads whole rows faster
+ * and takes no bands: bench_access (2,1,0), two runs each in turn,
+ * bands of 512 bytes -> whole rows (2 KiB): 512 MiB 0.72-0.76 ->
+ * 0.80-0.85 (bands of 256 bytes 0.66-0.70, 1 KiB 0.76-0.79), 64 MiB
+ * 0.72-0.76 -> 0.78-0.79, two threads at 512 MiB level (1.02-1.05). */
 enum { BAND_BYTES = 512 };
 
 static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
   int in = a->ndim - 1, k = a->transpose_dim;
+  if (!lt__intel_cores()) return a->shape[in];
   int b = in - 1 == k ? in - 2 : in - 1; /* the odometer's innermost dim */
   int64_t rows = a->shape[in], band = BAND_BYTES / es;
   bool runs_on = b >= 0 && a->src_strides[b] == a->shape[k];

@@ -1,8 +1,9 @@
 /* Internal: whether this CPU's cores are Intel's, for the few walks whose
  * best choice measured opposite on Intel and AMD cores: dense runs read
  * from a few streams in the destination's order (strided_copy.c,
- * runs_in_destination_order), the run length of grouped F32
- * transposes (grouped_transpose.c, take_outer), the loop of step-8
+ * runs_in_destination_order), bands of rows in streamed batches of
+ * transposes (tiled_transpose.c, banded_rows), the run length of
+ * grouped F32 transposes (grouped_transpose.c, take_outer), the loop of step-8
  * gathers from memory (gather.c), the order of cached transposes'
  * tiles (transpose/transpose_tiled.h, lt__tiles_cached) and how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
