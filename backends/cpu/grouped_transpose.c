@@ -53,8 +53,12 @@ enum { PAIR_BYTES = 128 };
  * KiB 0.58, 512 bytes 0.71-0.73, 256 0.72-0.76; two threads 0.56 ->
  * 0.74-0.76 at 512 bytes; at 64 MiB 0.97-0.98 -> 1.24-1.31), while bf16
  * there wants long ones (256 bytes 0.29, 1 KiB 0.36, 2 KiB 0.35-0.37, 4
- * KiB 0.37): RUN_BYTES_INTEL_F32 for that case alone. */
-enum { RUN_BYTES = 2048, RUN_BYTES_INTEL_F32 = 512, LONG_BUF_BYTES = 131072 };
+ * KiB 0.37): RUN_BYTES_F32 for that case alone. Zen 5 agrees with the
+ * Xeon (F32, two runs each: 2 KiB 0.56-0.58, 1 KiB 0.63-0.65, 512 bytes
+ * 0.71, 128 to 256 bytes 0.69-0.72; 64 MiB 0.53 -> 0.59-0.65; two
+ * threads 0.89-0.90 -> 0.90-0.94; bf16 2 KiB 0.47, 512 bytes 0.41-0.45;
+ * u8 level), so every core takes it. */
+enum { RUN_BYTES = 2048, RUN_BYTES_F32 = 512, LONG_BUF_BYTES = 131072 };
 
 typedef struct group_plan {
   const lt__copy_args *a;
@@ -147,7 +151,7 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
  * that fill whole pairs of lines, within GROUP_MAX_ROWS rows; in a copy
  * that outgrows the caches (streamed), where those indices lie back to
  * back in the source, enough for runs of RUN_BYTES (or
- * RUN_BYTES_INTEL_F32), within LONG_BUF_BYTES of buffer. */
+ * RUN_BYTES_F32), within LONG_BUF_BYTES of buffer. */
 static void take_outer(group_plan *g, bool streamed) {
   const lt__copy_args *a = g->a;
   int o = g->first - 1;
@@ -159,7 +163,7 @@ static void take_outer(group_plan *g, bool streamed) {
   if (!streamed || a->src_strides[o] != a->shape[g->k]) return;
   /* A row's run per index of dim outer, and its bytes in the buffer, in whole tiles. */
   int64_t run = a->shape[g->k] * es, row_bytes = (a->shape[g->k] + t - 1) / t * t * es;
-  int64_t enough = es == 4 && lt__intel_cores() ? RUN_BYTES_INTEL_F32 : RUN_BYTES;
+  int64_t enough = es == 4 ? RUN_BYTES_F32 : RUN_BYTES;
   while (g->q * run < enough && g->q < a->shape[o] && 2 * g->q * g->rows <= GROUP_MAX_ROWS &&
          2 * g->q * g->rows * row_bytes <= LONG_BUF_BYTES)
     g->q *= 2;

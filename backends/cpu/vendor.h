@@ -2,10 +2,9 @@
  * best choice measured opposite on Intel and AMD cores: dense runs read
  * from a few streams in the destination's order (strided_copy.c,
  * runs_in_destination_order), bands of rows in streamed batches of
- * transposes (tiled_transpose.c, banded_rows), the run length of
- * grouped F32 transposes (grouped_transpose.c, take_outer), the loop of step-8
+ * transposes (tiled_transpose.c, banded_rows), the loop of step-8
  * gathers from memory (gather.c), the order of cached transposes'
- * tiles (transpose/transpose_tiled.h, lt__tiles_cached) and how large a
+ * tiles (transpose/transpose_walk_cached.h, lt__tiles_cached) and how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place). Each use gives its figures; everywhere else one choice
  * serves both. */
