@@ -152,6 +152,12 @@ START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
   const int64_t ld = 4096 / (int64_t)k.es;
   const layout far[] = {{300, 37, 40, ld, 0, 0}, {2 * 64 / (int64_t)k.es, 70, 70, ld, 0, 0}, {300, 37, 40, ld, 0, 4}};
   for (int i = 0; i < 3; i++) check_layout(&k, &far[i]);
+  /* Rows 4 KiB apart on both sides, a source no taller than wide, which
+   * Zen 5 copies into a buffer first (see lt__tiles_buffered): from a
+   * line and from 8 bytes past one (the full tiles then start further
+   * in), and one too large for the buffer. */
+  const layout both[] = {{40, 70, ld, ld, 0, 0}, {40, 70, ld, ld, 8, 0}, {100, 140, ld, ld, 0, 0}};
+  for (int i = 0; i < 3; i++) check_layout(&k, &both[i]);
 }
 END_TEST
 
