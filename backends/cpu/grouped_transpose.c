@@ -7,9 +7,10 @@
  * H * B contiguous elements. Those rows are not evenly spaced in the
  * source (b is the outer of the two there), so they are first gathered,
  * each a contiguous run of the source, into a buffer; the tile kernels
- * then transpose the buffer into whole destination lines. (Copies that
- * stay in cache skip the buffer where the CPU has a kernel that reads
- * the rows where they lie, see group_cols.) */
+ * then transpose the buffer into whole destination lines. (Copies too
+ * small to stream skip the buffer where the CPU has a kernel that reads
+ * the rows where they lie, on Intel cores only up to 1 MiB: see
+ * reads_in_place and group_cols.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
