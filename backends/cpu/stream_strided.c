@@ -4,7 +4,7 @@
  * interleaved pixels, say), each vector reordered in registers and
  * streamed out (see
  * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
- * of the loads. The two passes of a gather into an L1 buffer and
+ * of the loads (4 KiB on Zen 5, below). The two passes of a gather into an L1 buffer and
  * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
  * 11585 and at 0.40-0.43 for every other float at 512 MiB (the whole
  * source is read for half of it, so 0.67 would be all there is if a read
@@ -28,15 +28,24 @@
  * buffer and lt__stream_copy): Xeon, F32, bench_access, three runs each
  * in turn, loop -> kernel, strided read s=4 from 512 MiB 0.261-0.266 ->
  * 0.300-0.312, s=8 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4
- * 0.47-0.49 -> 0.50-0.57, s=8 level (0.27-0.30). */
+ * 0.47-0.49 -> 0.50-0.57, s=8 level (0.27-0.30). Zen 5 wants 4 KiB
+ * ahead (READ_AHEAD_ZEN5): bench_access, one thread, same-run ratio to
+ * memcpy, two runs each, 1 KiB -> 4 KiB: at 512 MiB last dim reversed
+ * 0.87 -> 0.97-1.04, step 2 0.67-0.70 -> 0.78-0.80, strided read s=2
+ * 0.71 -> 0.81-0.85, s=4 and s=8 level; at 64 MiB reversed 0.68-0.70 ->
+ * 0.75-0.80, step 2 30-31 GB/s -> 38-40; 2 KiB measured between, 8
+ * and 16 KiB level with 4. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
 #include "stream.h"
+#include "vendor.h"
 
-enum { READ_AHEAD = 1024 };
+enum { READ_AHEAD = 1024, READ_AHEAD_ZEN5 = 4096 };
+
+static inline size_t read_ahead(void) { return lt__zen5_cores() ? READ_AHEAD_ZEN5 : READ_AHEAD; }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_KERNELS 1
@@ -62,9 +71,10 @@ __attribute__((target("avx512f,avx512bw"))) static size_t reversed_avx512(char *
                                                                           size_t es) {
   __m512i lane = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)lane_mask(es)));
   size_t i = 0;
+  const size_t ahead = read_ahead();
   for (; i + 64 <= n; i += 64) {
     const char *s = end - i - 64;
-    __builtin_prefetch(s - READ_AHEAD, 0, 2);
+    __builtin_prefetch(s - ahead, 0, 2);
     __m512i v = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)s), lane);
     _mm512_stream_si512((void *)(dst + i), _mm512_shuffle_i64x2(v, v, 0x1B));
   }
@@ -76,9 +86,10 @@ __attribute__((target("avx512f,avx512bw"))) static size_t reversed_avx512(char *
 __attribute__((target("avx2"))) static size_t reversed_avx2(char *dst, const char *end, size_t n, size_t es) {
   __m256i lane = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lane_mask(es)));
   size_t i = 0;
+  const size_t ahead = read_ahead();
   for (; i + 64 <= n; i += 64) {
     const char *s = end - i - 64;
-    __builtin_prefetch(s - READ_AHEAD, 0, 2);
+    __builtin_prefetch(s - ahead, 0, 2);
     __m256i lo = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), lane);
     __m256i hi = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + 32)), lane);
     _mm256_stream_si256((__m256i *)(void *)(dst + i), _mm256_permute4x64_epi64(hi, 0x4E));
@@ -109,10 +120,11 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_avx512(cha
   __m512i idx = es == 4 ? _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)
                         : _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
   size_t i = 0;
+  const size_t ahead = read_ahead();
   for (; i + 64 <= n; i += 64) {
     const char *s = src + 2 * i;
-    __builtin_prefetch(s + READ_AHEAD, 0, 2);
-    __builtin_prefetch(s + READ_AHEAD + 64, 0, 2);
+    __builtin_prefetch(s + ahead, 0, 2);
+    __builtin_prefetch(s + ahead + 64, 0, 2);
     __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
     __m512i v = es <= 2   ? even_narrow_avx512(a, b, es)
                 : es == 4 ? _mm512_permutex2var_epi32(a, idx, b)
@@ -190,10 +202,11 @@ __attribute__((target("avx2"))) static __m256i every_other_half(const char *s, s
 
 __attribute__((target("avx2"))) static size_t every_other_avx2(char *dst, const char *src, size_t n, size_t es) {
   size_t i = 0;
+  const size_t ahead = read_ahead();
   for (; i + 64 <= n; i += 64) {
     const char *s = src + 2 * i;
-    __builtin_prefetch(s + READ_AHEAD, 0, 2);
-    __builtin_prefetch(s + READ_AHEAD + 64, 0, 2);
+    __builtin_prefetch(s + ahead, 0, 2);
+    __builtin_prefetch(s + ahead + 64, 0, 2);
     _mm256_stream_si256((__m256i *)(void *)(dst + i), every_other_half(s, es));
     _mm256_stream_si256((__m256i *)(void *)(dst + i + 32), every_other_half(s + 64, es));
   }

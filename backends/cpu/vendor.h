@@ -12,10 +12,34 @@
 #define LT_CPU_VENDOR_H
 
 #include <stdbool.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
 
 static inline bool lt__intel_cores(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
   return __builtin_cpu_is("intel");
+#else
+  return false;
+#endif
+}
+
+/* Whether the cores are AMD's of family 26 (Zen 5) or later, for the
+ * one choice that measured apart from Zen 4's on them: how far streamed
+ * strided reads ask ahead (stream_strided.c, read_ahead). cpuid is read
+ * once (in a VM it traps, microseconds a time); threads that race here
+ * store the same answer. */
+static inline bool lt__zen5_cores(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static int zen5 = -1;
+  int known = __atomic_load_n(&zen5, __ATOMIC_RELAXED);
+  if (known >= 0) return known;
+  unsigned a = 0, b, c, d, family = 0;
+  if (__builtin_cpu_is("amd") && __get_cpuid(1, &a, &b, &c, &d))
+    family = ((a >> 8) & 0xF) == 0xF ? 0xF + ((a >> 20) & 0xFF) : (a >> 8) & 0xF;
+  known = family >= 0x1A;
+  __atomic_store_n(&zen5, known, __ATOMIC_RELAXED);
+  return known;
 #else
   return false;
 #endif
