@@ -4,8 +4,8 @@
  * interleaved pixels, say), each vector reordered in registers and
  * streamed out (see
  * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
- * of the loads (4 KiB on Zen 5, below). The two passes of a gather into an L1 buffer and
- * lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
+ * of the loads (4 KiB on Zen 5, below). The two passes of a gather into
+ * an L1 buffer and lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
  * 11585 and at 0.40-0.43 for every other float at 512 MiB (the whole
  * source is read for half of it, so 0.67 would be all there is if a read
  * line cost what a streamed one does; it costs less); this runs at
@@ -30,11 +30,12 @@
  * 0.300-0.312, s=8 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4
  * 0.47-0.49 -> 0.50-0.57, s=8 level (0.27-0.30). Zen 5 wants 4 KiB
  * ahead (READ_AHEAD_ZEN5): bench_access, one thread, same-run ratio to
- * memcpy, two runs each, 1 KiB -> 4 KiB: at 512 MiB last dim reversed
- * 0.87 -> 0.97-1.04, step 2 0.67-0.70 -> 0.78-0.80, strided read s=2
- * 0.71 -> 0.81-0.85, s=4 and s=8 level; at 64 MiB reversed 0.68-0.70 ->
- * 0.75-0.80, step 2 30-31 GB/s -> 38-40; 2 KiB measured between, 8
- * and 16 KiB level with 4. */
+ * memcpy, four runs each (two with a temporary switch, two of the
+ * commit before and after in turn), 1 KiB -> 4 KiB: at 512 MiB last dim
+ * reversed 0.87-0.92 -> 0.97-1.04, step 2 0.67-0.70 -> 0.73-0.80,
+ * strided read s=2 0.71 -> 0.81-0.85, s=4 and s=8 level; at 64 MiB
+ * reversed 0.68-0.83 -> 0.75-0.93, step 2 0.80 -> 0.85; 2 KiB measured
+ * between, 8 and 16 KiB level with 4. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
