@@ -1292,7 +1292,8 @@ START_TEST(large_permutations_of_whole_line_runs_from_few_streams_copy_every_ele
 END_TEST
 
 /* Past 8 MiB, a batch of transposes whose source rows run on from one
- * outer index to the next goes in bands of source rows, each through
+ * outer index to the next goes, on Intel cores (elsewhere as whole rows,
+ * see banded_rows), in bands of source rows, each through
  * every outer index: rows a band and a part of one (F32: bands of 128,
  * F16: 256), an outer dim outside the odometer's, and, taking the whole
  * rows instead, a reversed outer dim (its rows run backwards) and a

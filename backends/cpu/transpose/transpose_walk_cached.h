@@ -241,7 +241,7 @@ static inline bool lt__zen_staggered(const lt__tiling *g) {
 
 static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile) {
   enum { P = LT__STAGGER_PARTS };
-  _Alignas(64) char stage[P][16 * 64];
+  _Alignas(64) char stage[P][16 * 64]; /* a tile each: 16 rows of 64 bytes (4-byte elements only) */
   int64_t t = g->t, per = t / P, n = g->nrows / t;
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += t) {
     /* destination rows c to c + t from the first full tile on; each
