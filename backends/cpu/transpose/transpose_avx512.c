@@ -70,10 +70,9 @@ static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
   return _mm512_permutex2var_epi16(prev, idx, cur);
 }
 
-/* Pairs of tiles for elements of 4 and 8 bytes. A pair of byte tiles
- * would hold 32 vectors of results, more than there are registers, and
- * pairs of 2-byte tiles measured slower than single ones (16384^2 at 512
- * MiB: 55% of memcpy against 59%). */
+/* Pairs of tiles where the walk asks for them (takes_pairs below); a
+ * pair of byte tiles would hold 32 vectors of results, more than there
+ * are registers, and bytes take single tiles. */
 #define LT__TILE_PAIRS 1
 
 #include "transpose_emit.h"
@@ -204,25 +203,49 @@ static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
 static const uint16_t EVEN_HALVES[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
                                          32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62};
 
-static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out *out, tile_src src, emit_mode mode) {
-  _Alignas(64) __m512 top[16];
-  __m512 r[16];
-  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, i));
+/* Rows first_row to first_row + 31 through the 16 x 16 word transpose,
+ * 16 at a time: top[j] and r[j] then hold word column j of each half. */
+static inline __attribute__((always_inline)) void word_columns(tile_src src, int first_row, __m512 *top, __m512 *r) {
+  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, first_row + i));
   transpose16_ps(r);
   LT__UNROLL for (int j = 0; j < 16; j++) top[j] = r[j];
-  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 16 + i));
+  LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, first_row + 16 + i));
   transpose16_ps(r);
-  const __m512i even = _mm512_loadu_si512(EVEN_HALVES), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
-  LT__UNROLL for (int j = 0; j < 16; j++) {
-    vec a = _mm512_castps_si512(top[j]), b = _mm512_castps_si512(r[j]);
-    vec col[2] = {_mm512_permutex2var_epi16(a, even, b), _mm512_permutex2var_epi16(a, odd, b)};
-    LT__UNROLL for (int k = 0; k < 2; k++)
-      emit_row(out, out->dst + (2 * j + k) * out->dld, 2 * j + k, &col[k], mode, 1);
+}
+
+/* Destination row 2j + k of the tile whose word columns are top and r. */
+static inline __attribute__((always_inline)) vec halves_row(const __m512 *top, const __m512 *r, int j, int k) {
+  const __m512i even = _mm512_loadu_si512(EVEN_HALVES), pick = _mm512_add_epi16(even, _mm512_set1_epi16((short)k));
+  return _mm512_permutex2var_epi16(_mm512_castps_si512(top[j]), pick, _mm512_castps_si512(r[j]));
+}
+
+/* One tile, or a pair along the rows (segs 2, streamed only): the first
+ * tile's rows wait in L1 while the second's are computed, and each
+ * destination row then gets both its lines back to back, as F32's pairs
+ * do (rows_tile4). A single tile writes each row as it comes, so that
+ * no more than its 16 word columns stay live. */
+static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out *out, tile_src src, emit_mode mode,
+                                                             int segs) {
+  _Alignas(64) __m512 top[16];
+  _Alignas(64) vec first[32];
+  __m512 r[16];
+  if (segs == 2) {
+    word_columns(src, 0, top, r);
+    LT__UNROLL for (int j = 0; j < 16; j++)
+      LT__UNROLL for (int k = 0; k < 2; k++) first[2 * j + k] = halves_row(top, r, j, k);
   }
+  word_columns(src, segs == 2 ? 32 : 0, top, r);
+  LT__UNROLL for (int j = 0; j < 16; j++)
+    LT__UNROLL for (int k = 0; k < 2; k++) {
+      int64_t row = 2 * j + k;
+      vec v[2] = {halves_row(top, r, j, k)};
+      if (segs == 2) v[1] = v[0], v[0] = first[row];
+      emit_row(out, out->dst + row * out->dld, row, v, mode, segs);
+    }
 }
 
 static inline __attribute__((always_inline)) void plain_tile2(const lt__tile_out *out, tile_src src) {
-  rows_tile2(out, src, EMIT_PLAIN);
+  rows_tile2(out, src, EMIT_PLAIN, 1);
 }
 
 static void transpose_rows_f16(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
@@ -233,10 +256,19 @@ const lt__transpose_rows_fn lt__transpose_rows_avx512_f16 = transpose_rows_f16;
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
   switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile2(out, rows, EMIT_PLAIN); break;
-  case EMIT_STREAM: rows_tile2(out, rows, EMIT_STREAM); break;
-  case EMIT_STAGED: rows_tile2(out, rows, EMIT_STAGED); break;
-  case EMIT_SPLICED: rows_tile2(out, rows, EMIT_SPLICED); break;
+  case EMIT_PLAIN: rows_tile2(out, rows, EMIT_PLAIN, 1); break;
+  case EMIT_STREAM:
+    if (out->segs == 2) rows_tile2(out, rows, EMIT_STREAM, 2);
+    else rows_tile2(out, rows, EMIT_STREAM, 1);
+    break;
+  case EMIT_STAGED:
+    if (out->segs == 2) rows_tile2(out, rows, EMIT_STAGED, 2);
+    else rows_tile2(out, rows, EMIT_STAGED, 1);
+    break;
+  case EMIT_SPLICED:
+    if (out->segs == 2) rows_tile2(out, rows, EMIT_SPLICED, 2);
+    else rows_tile2(out, rows, EMIT_SPLICED, 1);
+    break;
   }
 }
 
@@ -309,6 +341,29 @@ static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_
 
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
+/* Whether streamed tiles go in pairs along the source's rows, so that
+ * each destination row gets two lines back to back (lt__tiling's
+ * max_segs): 4- and 8-byte elements always, 2-byte ones from sources
+ * wider than two tiles. Single 2-byte tiles stream one line to each of
+ * 32 rows in turn, and Zen 5 ran them at half of memcpy; in pairs,
+ * bench_access --dtype bf16, same-run ratio to memcpy, two runs each in
+ * turn, single -> pairs: at 512 MiB 2-D 0.52-0.53 -> 0.71-0.73, (1,2,0)
+ * 0.64 -> 0.72, (2,0,1) 0.62-0.63 -> 0.65-0.66, (2,1,0) 0.47 -> 0.51; at
+ * 64 MiB (0,2,1) 0.48-0.50 -> 0.56, (1,2,0) 0.58-0.61 -> 0.70-0.72,
+ * (2,0,1) 0.47-0.48 -> 0.62-0.66, (2,1,0) 0.39-0.41 -> 0.45-0.46; 1 MiB
+ * level (its tiles are not streamed). 2-D transposes of N x cols halves
+ * at 512 MiB, a run each: 128 cols 0.53 -> 0.87, 256 0.51 -> 0.81, 2048
+ * 0.49 -> 0.69, 96 0.85 -> 0.95. Sources two tiles wide (64 halves) lost
+ * (0.91-0.94 -> 0.78-0.80; BHTD (0,3,1,2), whose slices are 64 wide,
+ * 1.13-1.15 -> 0.96-0.98), as did sources one tile wide (1.28 -> 1.17),
+ * and keep single tiles. Zen 4 had measured pairs slower when each tile
+ * loaded its lines in four 16-byte pieces (the lanes: 16384^2 at 512
+ * MiB, 0.55 against 0.59); whole-row pairs were not measured there, nor
+ * on Intel cores. The seamed calls of grouped transposes keep single
+ * 2-byte tiles: paired, they measured level or behind (BHTD (0,2,3,1) at
+ * 512 MiB 1.18-1.19 -> 1.00-1.05). */
+static inline bool takes_pairs(size_t es, int64_t cols) { return es >= 4 || (es == 2 && cols > 64); }
+
 /* The thin kernel where it fits, else the tiles (always, with seams);
  * whether it streamed (streaming stores are weakly ordered: the caller
  * then fences). */
@@ -326,7 +381,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
   if (es == 4 && thin_fits(rows, cols, 4))
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                             es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL);
+                             takes_pairs(es, cols) ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL);
 }
 
 /* Each tile twice: streaming when one call's output outgrows the caches
