@@ -148,10 +148,14 @@ START_TEST(power_of_two_leading_dimensions_match_the_naive_loop) {
   /* Destination rows 4 KiB apart and source rows closer, which Zen 5
    * walks down columns with staggered stores (see lt__tiles_staggered):
    * partial tiles on both sides, a column of two tiles (fewer than the
-   * parts), and rows off a line (which walk as usual). */
+   * parts), a column of ten tiles (more than the parts of every tile
+   * size) and a partial one, and rows off a line (which walk as usual). */
   const int64_t ld = 4096 / (int64_t)k.es;
-  const layout far[] = {{300, 37, 40, ld, 0, 0}, {2 * 64 / (int64_t)k.es, 70, 70, ld, 0, 0}, {300, 37, 40, ld, 0, 4}};
-  for (int i = 0; i < 3; i++) check_layout(&k, &far[i]);
+  const layout far[] = {{300, 37, 40, ld, 0, 0},
+                        {2 * 64 / (int64_t)k.es, 70, 70, ld, 0, 0},
+                        {10 * 64 / (int64_t)k.es + 5, 70, 70, ld, 0, 0},
+                        {300, 37, 40, ld, 0, 4}};
+  for (int i = 0; i < 4; i++) check_layout(&k, &far[i]);
   /* Rows 4 KiB apart on both sides, a source no taller than wide, which
    * Zen 5 copies into a buffer first (see lt__tiles_buffered): from a
    * line and from 8 bytes past one (the full tiles then start further

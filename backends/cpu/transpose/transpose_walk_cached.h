@@ -224,7 +224,7 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * (64^3 (2,0,1), rows 16 KiB apart on the destination's side, 0.42-0.45
  * of memcpy; (1,2,0), the same on the source's, 0.75). So where Zen 5
  * walks those down a column of tiles, each tile goes to a stage in L1 and
- * its rows leave in LT__STAGGER_PARTS parts, part p one tile after part
+ * its rows leave in lt__stagger_parts parts, part p one tile after part
  * p - 1: the stores at each step go to four tiles' lines, four sets, four
  * lines to a set. F32, same-run ratio to memcpy, two runs of two rounds
  * each, down columns -> staggered in 2 or 4 parts: 64^3 (2,0,1)
@@ -232,30 +232,38 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 0.66, 1024 x 64 0.21 -> 0.36 -> 0.37-0.38, 2048 x 128 0.42-0.43 ->
  * 0.55 -> 0.59-0.60, 8192 x 32 0.45 -> 0.62-0.64 -> 0.66-0.73, 4 x 1024
  * x 64 (0,2,1) 0.45 -> 0.60 -> 0.66-0.69; 8 parts 0.47-0.62 and 16
- * 0.38-0.45 on 64^3 (2,0,1). Other element sizes were not measured. */
-#define LT__STAGGER_PARTS 4
+ * 0.38-0.45 on 64^3 (2,0,1). 2- and 1-byte tiles (32 and 64 rows) put
+ * twice and four times as many lines into the set and ran slower still;
+ * staggered, eight rows to a part did best (same-run ratio to memcpy, a
+ * run each; bf16 in 2, 4, 8 or 16 parts: 64 x 64 x 128 (2,0,1) 0.25 ->
+ * 0.40, 0.56, 0.52, 0.50; 4096 x 128 0.24 -> 0.40, 0.55, 0.54, 0.48;
+ * 2048 x 256 0.24 -> 0.36, 0.48, 0.45, 0.43; u8 in 2, 4 or 8 parts: 64 x
+ * 64 x 256 (2,0,1) 0.18 -> 0.22, 0.30, 0.41; 8192 x 128 0.18 -> 0.21,
+ * 0.31, 0.42). Eight byte tiles fill the stage's 32 KiB. 8-byte tiles
+ * were not measured. */
+static inline int64_t lt__stagger_parts(int64_t es) { return es == 1 ? 8 : 4; }
+#define LT__STAGE_BYTES (8 * 64 * 64)
 
 static inline bool lt__zen_staggered(const lt__tiling *g) {
-  return g->es == 4 && g->dld % 4096 == 0 && !g->off_lines;
+  return g->es <= 4 && g->dld % 4096 == 0 && !g->off_lines;
 }
 
 static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile) {
-  enum { P = LT__STAGGER_PARTS };
-  _Alignas(64) char stage[P][16 * 64]; /* a tile each: 16 rows of 64 bytes (4-byte elements only) */
-  int64_t t = g->t, per = t / P, n = g->nrows / t;
+  _Alignas(64) char stage[LT__STAGE_BYTES]; /* P tiles of t rows of 64 bytes */
+  int64_t t = g->t, P = lt__stagger_parts(g->es), per = t / P, n = g->nrows / t;
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += t) {
     /* destination rows c to c + t from the first full tile on; each
      * tile takes the next 64 bytes of them */
     char *rows = g->dst + c * g->dld + g->r0 * g->es;
     for (int64_t k = 0; k < n + P - 1; k++) {
       if (k < n) {
-        lt__tile_out out = {.dst = stage[k % P], .dld = 64, .segs = 1};
+        lt__tile_out out = {.dst = stage + k % P * t * 64, .dld = 64, .segs = 1};
         tile(&out, g->src + (g->r0 + k * t) * g->sld + c * g->es, g->sld);
       }
       for (int64_t p = 0; p < P; p++) /* part p of tile k - p */
         if (k - p >= 0 && k - p < n)
           for (int64_t j = p * per; j < (p + 1) * per; j++)
-            memcpy(rows + (k - p) * 64 + j * g->dld, stage[(k - p) % P] + j * 64, 64);
+            memcpy(rows + (k - p) * 64 + j * g->dld, stage + (k - p) % P * t * 64 + j * 64, 64);
     }
   }
 }
@@ -274,11 +282,15 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__
  * columns lost ([128, 64, 32] 0.40 -> 0.34-0.35, [256, 64, 16] 0.37 ->
  * 0.33, [128, 32, 32] 0.26 -> 0.23) and keep the walks above. Of 64^3's
  * time, the copy alone takes 0.8 of a memcpy's and the transposes alone
- * 1.3: they do not overlap, which leaves the rest of the gap. */
+ * 1.3: they do not overlap, which leaves the rest of the gap. bf16
+ * (2,1,0), staggered -> buffered, a run each: [64, 64, 128] 0.17 -> 0.25,
+ * [32, 64, 256] 0.16 -> 0.21; byte tiles measured level or behind (u8
+ * [64, 64, 256] 0.18 -> 0.17, [64, 128, 128] 0.18 -> 0.16) and keep the
+ * staggered walk. */
 #define LT__BUFFERED_MAX_BYTES 16384
 
 static inline bool lt__zen_buffered(const lt__tiling *g) {
-  return lt__zen_staggered(g) && g->sld % 4096 == 0 && g->nrows <= g->ncols &&
+  return lt__zen_staggered(g) && g->es >= 2 && g->sld % 4096 == 0 && g->nrows <= g->ncols &&
          g->nrows * g->ncols * g->es <= LT__BUFFERED_MAX_BYTES;
 }
 
