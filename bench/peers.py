@@ -36,9 +36,13 @@ us through ctypes, 0.56 us np.copyto, 0.80 us copy_), 2-3% of a 1 MiB
 copy; bench_access measures libtensor without it.)
 
 Bytes, sizes, shapes and timing follow bench/access.c exactly (see its
-header): GB/s = 2 * numel * 4 bytes / s; median of --reps samples after a
-warm-up call that also sets how many calls one sample batches. Its memcpy
-row gives the median of all the memcpy samples at that size.
+header): GB/s = 2 * numel * element bytes / s; median of --reps samples
+after a warm-up call that also sets how many calls one sample batches. Its
+memcpy row gives the median of all the memcpy samples at that size.
+
+--dtype bf16 copies 2-byte elements (access.c's --dtype bf16): libtensor
+and torch as bf16; numpy, which has no bf16, as int16 over the same bits,
+which is what its copy of any 2-byte dtype does.
 
 Runs on /usr/bin/python3 with Debian's packages only (python3-numpy,
 python3-torch from apt; no pip, no venv). A peer that is not installed is
@@ -46,6 +50,7 @@ shown as "skipped: <peer> not installed", never a crash.
 
 Usage: /usr/bin/python3 bench/peers.py [--lib PATH] [--sizes 1,64,512]
                                        [--reps N] [--threads N] [--alloc]
+                                       [--dtype f32|bf16]
 """
 import argparse
 import ctypes
@@ -147,14 +152,20 @@ def permute_shape(ndim, n):
     return (4, 12, n // (4 * 12 * 64), 64)
 
 
-def line_aligned(n):
-    """n floats starting a 64-byte line, as lt_empty and torch's allocator
-    give them: numpy's own arrays start 16 bytes into a line, and rows
-    that straddle lines cost the tiled kernels more (libtensor at 1 MiB,
-    a run on each: the 2-D transpose 0.53 of memcpy on numpy's arrays,
+# --dtype: (numpy's element type, libtensor's lt_dtype, torch's dtype or
+# None for torch.from_numpy's own); numpy holds bf16 bits as int16.
+DTYPES = {"f32": ("float32", 0, None), "bf16": ("int16", 2, "bfloat16")}
+
+
+def line_aligned(n, dtype):
+    """n elements starting a 64-byte line, as lt_empty and torch's
+    allocator give them: numpy's own arrays start 16 bytes into a line, and
+    rows that straddle lines cost the tiled kernels more (libtensor at 1
+    MiB, a run on each: the 2-D transpose 0.53 of memcpy on numpy's arrays,
     0.58 on aligned ones; (0,2,1) 0.51 and 0.71)."""
-    raw = np.empty(n + 16, dtype=np.float32)
-    skip = (-raw.ctypes.data % 64) // 4
+    es = np.dtype(dtype).itemsize
+    raw = np.empty(n + 64 // es, dtype=dtype)
+    skip = (-raw.ctypes.data % 64) // es
     return raw[skip: skip + n]
 
 
@@ -162,11 +173,11 @@ class NumpyPeer:
     name = "numpy"
 
     @staticmethod
-    def shared_buffers(n):
+    def shared_buffers(n, dtype):
         """The source and destination every side copies over."""
-        src = line_aligned(n)
+        src = line_aligned(n, dtype)
         src[...] = np.arange(n, dtype=np.int64) % 1021 + 1
-        dst = line_aligned(n)
+        dst = line_aligned(n, dtype)
         dst[...] = 0  # pages touched now
         return src, dst
 
@@ -198,7 +209,7 @@ class LtDevice(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int), ("index", ctypes.c_int)]
 
 
-LT_F32, LT_HOST = 0, LtDevice(0, 0)
+LT_HOST = LtDevice(0, 0)
 
 
 class LibtensorPeer(NumpyPeer):
@@ -207,7 +218,7 @@ class LibtensorPeer(NumpyPeer):
     access.c builds with lt_slice, lt_permute and lt_expand."""
     name = "libtensor"
 
-    def __init__(self, path, threads):
+    def __init__(self, path, threads, lt_dtype):
         lib = ctypes.CDLL(path)
         p, i64p = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)
         for fn, restype, argtypes in (
@@ -221,7 +232,7 @@ class LibtensorPeer(NumpyPeer):
             getattr(lib, fn).restype, getattr(lib, fn).argtypes = restype, argtypes
         if lib.lt_set_num_threads(threads) != 0:
             raise OSError(self.error(lib))
-        self.lib, self.held = lib, []
+        self.lib, self.held, self.lt_dtype = lib, [], lt_dtype
 
     @staticmethod
     def error(lib):
@@ -231,7 +242,7 @@ class LibtensorPeer(NumpyPeer):
         """A tensor over array a's elements, released by release()."""
         shape = (ctypes.c_int64 * a.ndim)(*a.shape)
         strides = (ctypes.c_int64 * a.ndim)(*(s // a.itemsize for s in a.strides))
-        t = self.lib.lt_wrap(a.ctypes.data, LT_F32, a.ndim, shape, strides, LT_HOST, None, None)
+        t = self.lib.lt_wrap(a.ctypes.data, self.lt_dtype, a.ndim, shape, strides, LT_HOST, None, None)
         if not t:
             raise RuntimeError(self.error(self.lib))
         self.held.append(t)
@@ -268,8 +279,12 @@ class LibtensorPeer(NumpyPeer):
 class TorchPeer:
     name = "torch"
 
+    def __init__(self, dtype):
+        self.dtype = getattr(torch, dtype) if dtype else None
+
     def adopt(self, a):
-        return torch.from_numpy(a)
+        t = torch.from_numpy(a)
+        return t.view(self.dtype) if self.dtype else t
 
     def slice(self, a, step):
         if step < 0:
@@ -325,14 +340,14 @@ def case_op(peer, case, src, dst, args):
         for _ in range(k):
             op()
 
-    return run, 2.0 * math.prod(view.shape) * 4
+    return run, 2.0 * math.prod(view.shape) * args.es
 
 
 def memcpy_op(n, args):
-    """run(k): k np.copyto of contiguous n-float arrays, split over
+    """run(k): k np.copyto of contiguous arrays of n elements, split over
     args.threads threads; and the bytes one call moves."""
-    src = np.full(n, 1, dtype=np.float32)
-    dst = np.full(n, 0, dtype=np.float32)
+    src = np.full(n, 1, dtype=args.np_dtype)
+    dst = np.full(n, 0, dtype=args.np_dtype)
     bounds = [n * i // args.threads for i in range(args.threads + 1)]
     parts = [(dst[lo:hi], src[lo:hi]) for lo, hi in zip(bounds, bounds[1:])]
 
@@ -349,7 +364,7 @@ def memcpy_op(n, args):
         for w in workers:
             w.join()
 
-    return run, 2.0 * n * 4
+    return run, 2.0 * n * args.es
 
 
 def measure_case(peers, case, bufs, args, memcpy):
@@ -375,9 +390,9 @@ def measure_size(peers, mib, args):
     """{(side, case name): cell} at one size, the sides of each case
     measured together (see interleaved_gbs); "memcpy" maps to the median of
     each side's memcpy samples."""
-    n = (mib << 20) // 4
+    n = (mib << 20) // args.es
     memcpy = memcpy_op(n, args)
-    bufs = NumpyPeer.shared_buffers(n)
+    bufs = NumpyPeer.shared_buffers(n, args.np_dtype)
     cells, base_gbs = {}, {peer.name: [] for peer in peers}
     for case in CASES:
         if args.alloc and case[1] == "strided_write":
@@ -400,7 +415,7 @@ def open_sides(args):
                     "torch": "skipped: needs numpy"}
     sides, absent = [], {}
     try:
-        sides.append(LibtensorPeer(args.lib, args.threads))
+        sides.append(LibtensorPeer(args.lib, args.threads, args.lt_dtype))
     except OSError as e:
         absent["libtensor"] = f"skipped: {e}"
     sides.append(NumpyPeer())
@@ -408,7 +423,7 @@ def open_sides(args):
         absent["torch"] = "skipped: torch not installed"
     else:
         torch.set_num_threads(args.threads)
-        sides.append(TorchPeer())
+        sides.append(TorchPeer(args.torch_dtype))
     return sides, absent
 
 
@@ -450,7 +465,8 @@ def lead_text(cells):
 def print_table(args, cells):
     mode = "allocating copy (lt_contiguous / ascontiguousarray / .contiguous())" if args.alloc else \
         "copy into a preallocated destination (lt_copy / np.copyto / copy_)"
-    print(f"access costs, f32, {mode}, {args.threads} thread(s), median of {args.reps}")
+    as_int16 = " (numpy: int16, the same bits)" if args.dtype == "bf16" else ""
+    print(f"access costs, {args.dtype}{as_int16}, {mode}, {args.threads} thread(s), median of {args.reps}")
     print("each side: GB/s = (bytes read + bytes written) / s; ratio = median of GB/s / GB/s of a memcpy")
     print("timed in turn with it; the three sides of a case measured in one process over the same buffers,")
     print("their samples taken in turn;")
@@ -472,13 +488,16 @@ def parse_args():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--alloc", action="store_true")
+    ap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
     args = ap.parse_args()
+    args.np_dtype, args.lt_dtype, args.torch_dtype = DTYPES[args.dtype]
     try:
         args.sizes = [int(s) for s in args.sizes.split(",")]
     except ValueError:
         ap.error("--sizes takes MiB counts, e.g. 1,64")
     if not all(s >= 1 for s in args.sizes) or not 1 <= args.reps <= 64 or not 1 <= args.threads <= 64:
         ap.error("sizes >= 1, reps 1..64, threads 1..64")
+    args.es = np.dtype(args.np_dtype).itemsize if np is not None else 4
     return args
 
 
