@@ -239,8 +239,8 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 0.40, 0.56, 0.52, 0.50; 4096 x 128 0.24 -> 0.40, 0.55, 0.54, 0.48;
  * 2048 x 256 0.24 -> 0.36, 0.48, 0.45, 0.43; u8 in 2, 4 or 8 parts: 64 x
  * 64 x 256 (2,0,1) 0.18 -> 0.22, 0.30, 0.41; 8192 x 128 0.18 -> 0.21,
- * 0.31, 0.42). Eight byte tiles fill the stage's 32 KiB. 8-byte tiles
- * were not measured. */
+ * 0.31, 0.42). The stage holds P tiles: eight tiles of bytes, 4 KiB
+ * each, fill its 32 KiB. 8-byte tiles were not measured. */
 static inline int64_t lt__stagger_parts(int64_t es) { return es == 1 ? 8 : 4; }
 #define LT__STAGE_BYTES (8 * 64 * 64)
 
