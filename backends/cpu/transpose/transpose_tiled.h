@@ -275,7 +275,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                 g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
-  if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS);
+  if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS, es);
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
    * columns (but those of the full tiles where merged wrote them), then

@@ -239,17 +239,17 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 0.40, 0.56, 0.52, 0.50; 4096 x 128 0.24 -> 0.40, 0.55, 0.54, 0.48;
  * 2048 x 256 0.24 -> 0.36, 0.48, 0.45, 0.43; u8 in 2, 4 or 8 parts: 64 x
  * 64 x 256 (2,0,1) 0.18 -> 0.22, 0.30, 0.41; 8192 x 128 0.18 -> 0.21,
- * 0.31, 0.42). The stage holds P tiles: eight tiles of bytes, 4 KiB
- * each, fill its 32 KiB. 8-byte tiles were not measured. */
+ * 0.31, 0.42). 8-byte tiles were not measured. */
 static inline int64_t lt__stagger_parts(int64_t es) { return es == 1 ? 8 : 4; }
-#define LT__STAGE_BYTES (8 * 64 * 64)
 
 static inline bool lt__zen_staggered(const lt__tiling *g) {
   return g->es <= 4 && g->dld % 4096 == 0 && !g->off_lines;
 }
 
-static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile) {
-  _Alignas(64) char stage[LT__STAGE_BYTES]; /* P tiles of t rows of 64 bytes */
+/* The walk through stage, which holds lt__stagger_parts tiles of t rows
+ * of 64 bytes. */
+static inline __attribute__((always_inline)) void lt__tiles_staggered_via(const lt__tiling *g, lt__tile_fn tile,
+                                                                          char *stage) {
   int64_t t = g->t, P = lt__stagger_parts(g->es), per = t / P, n = g->nrows / t;
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += t) {
     /* destination rows c to c + t from the first full tile on; each
@@ -265,6 +265,26 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__
           for (int64_t j = p * per; j < (p + 1) * per; j++)
             memcpy(rows + (k - p) * 64 + j * g->dld, stage + (k - p) % P * t * 64 + j * 64, 64);
     }
+  }
+}
+
+/* The stage on the stack, sized for the tile: 32 KiB for bytes (eight
+ * tiles of 4 KiB), 8 KiB for halves, 4 KiB for words. es is g->es, passed
+ * down as each kernel's constant (the compiler does not always see the
+ * field as one), so that each keeps only its own stage: a caller's stack
+ * (grouped_transpose.c's buffer is on it too, and the buffered walk's)
+ * pays for no more than its tiles need. */
+static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile,
+                                                                      int64_t es) {
+  if (es == 1) {
+    _Alignas(64) char stage[8 * 4096];
+    lt__tiles_staggered_via(g, tile, stage);
+  } else if (es == 2) {
+    _Alignas(64) char stage[4 * 2048];
+    lt__tiles_staggered_via(g, tile, stage);
+  } else {
+    _Alignas(64) char stage[4 * 1024];
+    lt__tiles_staggered_via(g, tile, stage);
   }
 }
 
@@ -289,12 +309,13 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__
  * staggered walk. */
 #define LT__BUFFERED_MAX_BYTES 16384
 
-static inline bool lt__zen_buffered(const lt__tiling *g) {
-  return lt__zen_staggered(g) && g->es >= 2 && g->sld % 4096 == 0 && g->nrows <= g->ncols &&
+static inline bool lt__zen_buffered(const lt__tiling *g, int64_t es) {
+  return es >= 2 && lt__zen_staggered(g) && g->sld % 4096 == 0 && g->nrows <= g->ncols &&
          g->nrows * g->ncols * g->es <= LT__BUFFERED_MAX_BYTES;
 }
 
-static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__tiling *g, lt__tile_fn tile) {
+static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__tiling *g, lt__tile_fn tile,
+                                                                     int64_t es) {
   _Alignas(64) char buf[LT__BUFFERED_MAX_BYTES];
   int64_t row = g->ncols * g->es;
   for (int64_t r = 0; r < g->nrows; r++)
@@ -304,11 +325,13 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
   b.src = buf;
   b.sld = row;
   b.r0 = b.c0 = 0;
-  lt__tiles_staggered(&b, tile);
+  lt__tiles_staggered(&b, tile, es);
 }
 
+/* The cached walk that fits g (the comments above); es is g->es as the
+ * kernel's constant (see lt__tiles_staggered). */
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
-                                                                   bool banded) {
+                                                                   bool banded, int64_t es) {
   if (banded && g->nrows <= LT__BAND_TILES * g->t) {
     for (int64_t cb = g->c0; cb < g->c0 + g->ncols; cb += LT__BAND_TILES * g->t)
       for (int64_t r = g->r0; r < g->r0 + g->nrows; r += g->t)
@@ -317,8 +340,8 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   bool intel = lt__intel_cores();
-  if (!intel && lt__zen_buffered(g)) {
-    lt__tiles_buffered(g, tile);
+  if (!intel && lt__zen_buffered(g, es)) {
+    lt__tiles_buffered(g, tile, es);
     return;
   }
   if (intel ? lt__intel_diagonals(g) : lt__zen_diagonals(g)) {
@@ -334,7 +357,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   if (!intel && lt__zen_staggered(g)) {
-    lt__tiles_staggered(g, tile);
+    lt__tiles_staggered(g, tile, es);
     return;
   }
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
