@@ -224,7 +224,7 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * (64^3 (2,0,1), rows 16 KiB apart on the destination's side, 0.42-0.45
  * of memcpy; (1,2,0), the same on the source's, 0.75). So where Zen 5
  * walks those down a column of tiles, each tile goes to a stage in L1 and
- * its rows leave in lt__stagger_parts parts, part p one tile after part
+ * its rows leave in LT__STAGGER_PARTS parts, part p one tile after part
  * p - 1: the stores at each step go to four tiles' lines, four sets, four
  * lines to a set. F32, same-run ratio to memcpy, two runs of two rounds
  * each, down columns -> staggered in 2 or 4 parts: 64^3 (2,0,1)
@@ -240,17 +240,17 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 2048 x 256 0.24 -> 0.36, 0.48, 0.45, 0.43; u8 in 2, 4 or 8 parts: 64 x
  * 64 x 256 (2,0,1) 0.18 -> 0.22, 0.30, 0.41; 8192 x 128 0.18 -> 0.21,
  * 0.31, 0.42). 8-byte tiles were not measured. */
-static inline int64_t lt__stagger_parts(int64_t es) { return es == 1 ? 8 : 4; }
+#define LT__STAGGER_PARTS(es) ((es) == 1 ? 8 : 4)
 
 static inline bool lt__zen_staggered(const lt__tiling *g) {
   return g->es <= 4 && g->dld % 4096 == 0 && !g->off_lines;
 }
 
-/* The walk through stage, which holds lt__stagger_parts tiles of t rows
- * of 64 bytes. */
+/* The walk through stage, which holds LT__STAGGER_PARTS(es) tiles of t
+ * rows of 64 bytes. */
 static inline __attribute__((always_inline)) void lt__tiles_staggered_via(const lt__tiling *g, lt__tile_fn tile,
-                                                                          char *stage) {
-  int64_t t = g->t, P = lt__stagger_parts(g->es), per = t / P, n = g->nrows / t;
+                                                                          char *stage, int64_t es) {
+  int64_t t = g->t, P = LT__STAGGER_PARTS(es), per = t / P, n = g->nrows / t;
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += t) {
     /* destination rows c to c + t from the first full tile on; each
      * tile takes the next 64 bytes of them */
@@ -268,8 +268,8 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered_via(const 
   }
 }
 
-/* The stage on the stack, sized for the tile: 32 KiB for bytes (eight
- * tiles of 4 KiB), 8 KiB for halves, 4 KiB for words. es is g->es, passed
+/* The stage on the stack, sized for the tile (parts x 4 KiB / es): 32
+ * KiB for bytes, 8 KiB for halves, 4 KiB for words. es is g->es, passed
  * down as each kernel's constant (the compiler does not always see the
  * field as one), so that each keeps only its own stage: a caller's stack
  * (grouped_transpose.c's buffer is on it too, and the buffered walk's)
@@ -277,14 +277,14 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered_via(const 
 static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__tiling *g, lt__tile_fn tile,
                                                                       int64_t es) {
   if (es == 1) {
-    _Alignas(64) char stage[8 * 4096];
-    lt__tiles_staggered_via(g, tile, stage);
+    _Alignas(64) char stage[LT__STAGGER_PARTS(1) * 4096];
+    lt__tiles_staggered_via(g, tile, stage, 1);
   } else if (es == 2) {
-    _Alignas(64) char stage[4 * 2048];
-    lt__tiles_staggered_via(g, tile, stage);
+    _Alignas(64) char stage[LT__STAGGER_PARTS(2) * 2048];
+    lt__tiles_staggered_via(g, tile, stage, 2);
   } else {
-    _Alignas(64) char stage[4 * 1024];
-    lt__tiles_staggered_via(g, tile, stage);
+    _Alignas(64) char stage[LT__STAGGER_PARTS(4) * 1024];
+    lt__tiles_staggered_via(g, tile, stage, es);
   }
 }
 
