@@ -1307,6 +1307,31 @@ START_TEST(large_batches_of_transposes_in_bands_copy_every_element) {
 }
 END_TEST
 
+/* A batch of transposes whose slices lie side by side on both sides,
+ * rows a multiple of 4 KiB apart ((2,1,0) of a cube of 64), goes on AMD
+ * cores several slices to a call through a stage laid out as the
+ * destination (see tiled_transpose.c): two at a time (F32 slices of 64
+ * x 64), four (F16; F32 slices of 32 x 32), eight (16 x 16, an outer dim
+ * outside the odometer's), three with one left over ([32, 64, 80]: 64
+ * slices; and again under an outer dim, where no call may take slices
+ * past the odometer's dim), three slices of 40 rows (stage rows of 480
+ * bytes, not whole lines), a destination starting off a line, a
+ * reversed dim between the slices (one at a time then), and without
+ * memory for the stage. */
+START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
+  check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){32, 32, 32}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){3, 16, 64, 16}, (int[]){0, 3, 2, 1}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){32, 64, 80}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 32, 64, 80}, (int[]){0, 3, 2, 1}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){40, 128, 32}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy_into(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, false, 3);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, 1);
+  check_permuted_copy_as(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, true);
+}
+END_TEST
+
 /* A single large transpose with few columns goes to two threads (past 16
  * MiB of work, see pool.c) by blocks of source rows, each thread reading
  * whole rows and writing part of every destination row: rows that end in
@@ -1863,6 +1888,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
+  tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */

@@ -5,6 +5,9 @@
  * indices, by blocks of source rows or by columns of k. */
 #include "tiled_transpose.h"
 
+#include <string.h>
+
+#include "alloc.h"
 #include "dtype.h"
 #include "grouped_transpose.h"
 #include "libtensor/threads.h"
@@ -45,6 +48,7 @@ typedef struct tile_job {
   lt__transpose_fn fn;
   bool streamed; /* fn is lt__transpose_best_streamed's: fence after the last call */
   int64_t band;  /* source rows per call (see banded_rows); all of them unless banded */
+  int64_t side;  /* slices a call may take side by side (see side_by_side); 1: one */
 } tile_job;
 
 /* Source rows [r0, r1) by columns [c0, c1) of dim k, for every index of
@@ -112,6 +116,68 @@ static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
   return runs_on && lines && rows > band ? band : rows;
 }
 
+/* A batch of transposes whose slices lie side by side on both sides
+ * (the odometer's innermost dim steps one slice's columns in the source
+ * and its rows in the destination: (2,1,0) of a cube, slices j of
+ * src[i][j][k]) has each destination row continue from one slice into
+ * the next. Where both sides' rows lie a multiple of 4 KiB apart, AMD
+ * cores transpose SIDE_RUN_BYTES of those rows' worth of slices at once
+ * into a stage in L1 laid out as the destination, and copy its rows out
+ * whole: each destination row then gets one run of SIDE_RUN_BYTES, where
+ * a slice at a time gives it the slice's rows (256 bytes for 64^3), and
+ * runs that short, 64 rows 16 KiB apart, wait on memory one line after
+ * another. On Zen 5, storing 1 MiB as 256-byte runs of rows 16 KiB apart
+ * took 2.2 times a memcpy of 1 MiB, as 512-byte runs 0.85, 1 KiB runs
+ * 0.55. Same-run ratio to memcpy, two rounds each, the walks before (the
+ * buffered one of transpose_walk_cached.h, mostly) -> side by side, (2,1,0)
+ * of: F32 [64, 64, 64] 0.44-0.45 -> 0.54-0.56, [32, 64, 128] 0.36 ->
+ * 0.55, [32, 32, 32] 0.17 -> 0.24, [16, 64, 16] 0.12 -> 0.20, [40, 128,
+ * 32] 0.17 -> 0.29, [64, 256, 64] (4 MiB) 0.43 -> 0.53; bf16 [64, 64,
+ * 128] 0.25 -> 0.46, [64, 64, 64] 0.15 -> 0.24; u8 [64, 128, 128] 0.18 ->
+ * 0.33-0.36, [64, 64, 64] 0.08 -> 0.15, [32, 64, 128] level; F64 [32,
+ * 32, 32] 0.17 -> 0.21, [32, 128, 32] 0.40 -> 0.43. Runs of 1 KiB lost
+ * (F32 64^3 0.40), as did a stage past 32 KiB and rows not 4 KiB apart
+ * (48^3 0.36 -> 0.34, 80^3 0.65 -> 0.46). */
+enum { SIDE_RUN_BYTES = 512, SIDE_STAGE_BYTES = 32768 };
+
+/* Slices a call may take side by side (above): at least 2, or 1 where
+ * the batch does not qualify. */
+static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
+  int in = a->ndim - 1, k = a->transpose_dim, b = in - 1 == k ? in - 2 : in - 1;
+  if (streamed || b < 0 || lt__intel_cores()) return 1;
+  int64_t rows = a->shape[in], cols = a->shape[k];
+  bool side = a->src_strides[b] == cols && a->dst_strides[b] == rows;
+  bool pages = a->src_strides[in] * es % 4096 == 0 && a->dst_strides[k] * es % 4096 == 0;
+  if (!side || !pages) return 1;
+  int64_t n = SIDE_RUN_BYTES / (rows * es) > 2 ? SIDE_RUN_BYTES / (rows * es) : 2;
+  while (n > 1 && n * rows * cols * es > SIDE_STAGE_BYTES) n--;
+  return n;
+}
+
+/* n bytes, 64 at a time: a memcpy of the whole run, its length not
+ * known here, measured slower (F32 (2,1,0) of [32, 64, 128], runs of 256
+ * bytes: 0.36 of memcpy against 0.55), and compiled with the stage on
+ * the stack to rep movsq (64^3: 0.35 against 0.52). */
+static void copy_run(char *d, const char *s, int64_t n) {
+  int64_t off = 0;
+  for (; off + 64 <= n; off += 64) memcpy(d + off, s + off, 64);
+  if (off < n) memcpy(d + off, s + off, (size_t)(n - off));
+}
+
+/* n slices side by side from dst and src (see side_by_side), through
+ * stage: each slice's transpose into its columns of the stage's rows,
+ * then the rows out. Every source row at once: only cached batches go
+ * side by side, and only streamed ones in bands. */
+static void transpose_side_by_side(const tile_job *j, char *dst, const char *src, int64_t n, char *stage) {
+  const lt__copy_args *a = j->a;
+  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
+  int in = a->ndim - 1, k = a->transpose_dim;
+  int64_t rows = a->shape[in], cols = a->shape[k], run = n * rows * es;
+  for (int64_t s = 0; s < n; s++)
+    j->fn(stage + s * rows * es, n * rows, src + s * cols * es, a->src_strides[in], rows, cols);
+  for (int64_t c = 0; c < cols; c++) copy_run(dst + c * a->dst_strides[k] * es, stage + c * run, run);
+}
+
 /* Outer indices [i0, i1) (the dims other than k and the innermost, in
  * row-major order), every column of k each, a band of rows at a time. */
 static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
@@ -127,16 +193,25 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
     at.dst_off += at.idx[d] * a->dst_strides[d] * es;
     at.src_off += at.idx[d] * a->src_strides[d] * es;
   }
+  /* without a stage, one slice at a time */
+  char *stage = j->side > 1 ? lt__alloc(SIDE_STAGE_BYTES, 64) : NULL;
+  int b = in - 1 == k ? in - 2 : in - 1; /* the odometer's innermost dim */
   for (int64_t r0 = 0; r0 < a->shape[in]; r0 += j->band) {
     char *dst = a->dst + r0 * es;
     const char *src = a->src + r0 * a->src_strides[in] * es;
     int64_t rows = a->shape[in] - r0 < j->band ? a->shape[in] - r0 : j->band;
     lt__odometer o = at;
-    for (int64_t i = i0; i < i1; i++) {
-      j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], rows, a->shape[k]);
-      lt__odometer_step(&o, a, in, k, es, es);
+    for (int64_t i = i0, n; i < i1; i += n) {
+      /* slices up to the end of the range or of the innermost dim */
+      n = stage ? j->side : 1;
+      if (n > i1 - i) n = i1 - i;
+      if (n > a->shape[b] - o.idx[b]) n = a->shape[b] - o.idx[b];
+      if (n > 1) transpose_side_by_side(j, dst + o.dst_off, src + o.src_off, n, stage);
+      else j->fn(dst + o.dst_off, a->dst_strides[k], src + o.src_off, a->src_strides[in], rows, a->shape[k]);
+      for (int64_t s = 0; s < n; s++) lt__odometer_step(&o, a, in, k, es, es);
     }
   }
+  lt__free(stage, SIDE_STAGE_BYTES, 64);
   if (j->streamed) lt__stream_fence();
 }
 
@@ -148,7 +223,7 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   size_t es = lt__dtype_size(a->dst_dtype);
   bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
   tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
-                a->shape[a->ndim - 1]};
+                a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large)};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
   /* Threads take whole outer indices where there are a few per thread:
    * split by columns, two threads would each read every source line of

@@ -306,7 +306,10 @@ static inline __attribute__((always_inline)) void lt__tiles_staggered(const lt__
  * (2,1,0), staggered -> buffered, a run each: [64, 64, 128] 0.17 -> 0.25,
  * [32, 64, 256] 0.16 -> 0.21; byte tiles measured level or behind (u8
  * [64, 64, 256] 0.18 -> 0.17, [64, 128, 128] 0.18 -> 0.16) and keep the
- * staggered walk. */
+ * staggered walk. On AMD cores, batches of slices that lie side by side
+ * (those above among them) now go several slices to a call through a
+ * stage instead (tiled_transpose.c), and come here only one at a time:
+ * a last slice, or without memory for the stage. */
 #define LT__BUFFERED_MAX_BYTES 16384
 
 static inline bool lt__zen_buffered(const lt__tiling *g, int64_t es) {
