@@ -5,8 +5,6 @@
  * indices, by blocks of source rows or by columns of k. */
 #include "tiled_transpose.h"
 
-#include <string.h>
-
 #include "alloc.h"
 #include "dtype.h"
 #include "grouped_transpose.h"
@@ -15,6 +13,7 @@
 #include "pool.h"
 #include "stream.h"
 #include "transpose.h"
+#include "transpose_tiling.h"
 #include "vendor.h"
 
 /* Can the tile kernel do this copy? Same dtype, and positive leading
@@ -154,16 +153,6 @@ static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
   return n;
 }
 
-/* n bytes, 64 at a time: a memcpy of the whole run, its length not
- * known here, measured slower (F32 (2,1,0) of [32, 64, 128], runs of 256
- * bytes: 0.36 of memcpy against 0.55), and compiled with the stage on
- * the stack to rep movsq (64^3: 0.35 against 0.52). */
-static void copy_run(char *d, const char *s, int64_t n) {
-  int64_t off = 0;
-  for (; off + 64 <= n; off += 64) memcpy(d + off, s + off, 64);
-  if (off < n) memcpy(d + off, s + off, (size_t)(n - off));
-}
-
 /* n slices side by side from dst and src (see side_by_side), through
  * stage: each slice's transpose into its columns of the stage's rows,
  * then the rows out. Every source row at once: only cached batches go
@@ -175,7 +164,7 @@ static void transpose_side_by_side(const tile_job *j, char *dst, const char *src
   int64_t rows = a->shape[in], cols = a->shape[k], run = n * rows * es;
   for (int64_t s = 0; s < n; s++)
     j->fn(stage + s * rows * es, n * rows, src + s * cols * es, a->src_strides[in], rows, cols);
-  for (int64_t c = 0; c < cols; c++) copy_run(dst + c * a->dst_strides[k] * es, stage + c * run, run);
+  for (int64_t c = 0; c < cols; c++) lt__copy_row(dst + c * a->dst_strides[k] * es, stage + c * run, run);
 }
 
 /* Outer indices [i0, i1) (the dims other than k and the innermost, in
