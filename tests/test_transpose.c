@@ -58,13 +58,17 @@ static void naive_transpose(unsigned char *dst, const unsigned char *src, const 
       memcpy(dst + (size_t)(c * l->dst_ld + r) * es, src + (size_t)(r * l->src_ld + c) * es, es);
 }
 
+/* Bytes past the destination's extent that must stay untouched too. */
+#define GUARD_BYTES 65536
+
 /* Runs k on l and compares the whole destination extent, padding
- * included, with the naive loop's (with memcmp: Check reports every
- * passing assert through a pipe). */
+ * included, and GUARD_BYTES past it with the naive loop's (with memcmp:
+ * Check reports every passing assert through a pipe). */
 static void check_layout(const kernel_under_test *k, const layout *l) {
   size_t src_bytes = (size_t)(l->rows * l->src_ld) * k->es + l->src_off;
-  size_t dst_bytes = (size_t)(l->cols * l->dst_ld) * k->es + l->dst_off;
-  ck_assert_msg(src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES, "layout too large for the test buffers");
+  size_t extent = (size_t)(l->cols * l->dst_ld) * k->es + l->dst_off;
+  ck_assert_msg(src_bytes <= BUF_BYTES && extent <= BUF_BYTES, "layout too large for the test buffers");
+  size_t dst_bytes = extent + GUARD_BYTES < BUF_BYTES ? extent + GUARD_BYTES : BUF_BYTES;
   fill_random(src_buf, src_bytes, (uint64_t)(l->rows * 1000 + l->cols));
   memset(got_buf, 0xA5, dst_bytes);
   memset(want_buf, 0xA5, dst_bytes);
@@ -168,7 +172,7 @@ END_TEST
 /* Destination rows a few bytes short of or past 4 KiB (packed rows of
  * 4080 and 4120 bytes, and padded ones of 4092), which Intel cores walk
  * along the source's rows: partial tiles on both sides, and a source of
- * one and of several tile columns. */
+ * one and of several tile columns; and rows staged on AMD cores. */
 START_TEST(rows_near_a_multiple_of_4_kib_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i);
   if (!k.fn) return;
@@ -177,6 +181,14 @@ START_TEST(rows_near_a_multiple_of_4_kib_match_the_naive_loop) {
                          {long_rows, 100, 100, long_rows, 4, 0},
                          {short_rows - 5, 70, 70, 4092 / e, 0, 8}};
   for (int i = 0; i < 3; i++) check_layout(&k, &near[i]);
+  /* Rows within 8 bytes of a multiple, which AMD cores transpose through
+   * a stage (see lt__tiles_staged): several blocks of rows and of
+   * columns, the last of each partial (60 and 50 columns: 48 of full
+   * tiles, a block and a half of 4- and 8-byte ones), 8 bytes past a
+   * multiple of 8 KiB, and full tiles starting further in on both
+   * sides. */
+  const layout staged[] = {{300, 60, 61, 4088 / e, 0, 0}, {700, 50, 50, 8200 / e, 0, 0}, {300, 60, 64, 4104 / e, 8, 8}};
+  for (int i = 0; i < 3; i++) check_layout(&k, &staged[i]);
 }
 END_TEST
 

@@ -331,6 +331,68 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
   lt__tiles_staggered(&b, tile, es);
 }
 
+/* Destination rows within LT__STAGED_NEAR bytes of a multiple of 4 KiB,
+ * but not on one, drift by a few bytes a row, so that a tile's rows stay
+ * on one or two of L1's sets (16 F32 rows 4 bytes apart span one line);
+ * every walk above left them at a fifth of memcpy or less. On AMD cores
+ * their tiles go instead into a stage laid out as the destination, a
+ * block of LT__STAGED_RUN_BYTES of source rows by as many columns as the
+ * stage holds, tile rows along the source's rows, and each block's rows
+ * leave whole, one run of LT__STAGED_RUN_BYTES per destination row.
+ * Zen 5, same-run ratio to memcpy, two rounds each, the walk before ->
+ * staged: F32 transposes of 1025 x 64 (rows 4100 bytes apart) 0.07 ->
+ * 0.34, 1023 x 256 0.14 -> 0.43, 2050 x 100 0.22 -> 0.39, 4095 x 64 0.16
+ * -> 0.52, (2,0,1) of [63, 65, 64] 0.16 -> 0.51, (2,1,0) 0.17 -> 0.27;
+ * bf16 2049 x 128 0.06-0.08 -> 0.31-0.37, 4095 x 64 0.08 -> 0.36; u8
+ * 4097 x 256 0.14 -> 0.42-0.44, 4095 x 256 0.12 -> 0.34, 4088 x 256 0.31
+ * -> 0.32-0.39; F64 511 x 64 0.18 -> 0.26, 1023 x 32 0.21 -> 0.27. Rows
+ * 12 bytes off were level or slower (F32 1021 x 64 0.36 -> 0.29, bf16
+ * 2042 x 128 0.41 -> 0.34), 16 and more slower (F32 1020 x 64, BHTD
+ * (0,3,1,2) at 1 MiB, 0.47 -> 0.28), and so were rows on a multiple,
+ * which keep the walks above (64^3 (2,0,1) 0.71 -> 0.61, 1024 x 64 0.39
+ * -> 0.31). Runs of 256 bytes lost (1025 x 64 0.18), 1024 gained
+ * nothing; a stage of 32 KiB (64 columns) against 16 was mixed for F32
+ * (4095 x 64 0.52 against 0.59, 1023 x 256 0.55 against 0.45), level for
+ * bf16, and needed for bytes, whose tiles are 64 columns wide. Intel
+ * cores were not measured. */
+#define LT__STAGED_NEAR 8
+#define LT__STAGED_RUN_BYTES 512
+
+static inline bool lt__zen_staged(const lt__tiling *g) {
+  int64_t off = g->dld % 4096;
+  return off != 0 && (off <= LT__STAGED_NEAR || off >= 4096 - LT__STAGED_NEAR);
+}
+
+/* The staged walk through stage, of stage_bytes. */
+static inline __attribute__((always_inline)) void lt__tiles_staged_via(const lt__tiling *g, lt__tile_fn tile,
+                                                                       char *stage, int64_t stage_bytes, int64_t es) {
+  const int64_t run = LT__STAGED_RUN_BYTES, block_rows = run / es, block_cols = stage_bytes / run;
+  for (int64_t cb = g->c0; cb < g->c0 + g->ncols; cb += block_cols)
+    for (int64_t rb = g->r0; rb < g->r0 + g->nrows; rb += block_rows) {
+      int64_t nr = lt__min64(block_rows, g->r0 + g->nrows - rb), nc = lt__min64(block_cols, g->c0 + g->ncols - cb);
+      for (int64_t r = rb; r < rb + nr; r += g->t)
+        for (int64_t c = cb; c < cb + nc; c += g->t) {
+          lt__tile_out out = {.dst = stage + (c - cb) * run + (r - rb) * es, .dld = run, .segs = 1};
+          tile(&out, g->src + r * g->sld + c * es, g->sld);
+        }
+      for (int64_t c = 0; c < nc; c++) lt__copy_row(g->dst + (cb + c) * g->dld + rb * es, stage + c * run, nr * es);
+    }
+}
+
+/* The stage on the stack, a whole number of tiles wide (see
+ * lt__tiles_staggered on es): 32 KiB for bytes, whose tiles are 64
+ * columns, 16 KiB for the rest. */
+static inline __attribute__((always_inline)) void lt__tiles_staged(const lt__tiling *g, lt__tile_fn tile,
+                                                                   int64_t es) {
+  if (es == 1) {
+    _Alignas(64) char stage[64 * LT__STAGED_RUN_BYTES];
+    lt__tiles_staged_via(g, tile, stage, sizeof stage, 1);
+  } else {
+    _Alignas(64) char stage[32 * LT__STAGED_RUN_BYTES];
+    lt__tiles_staged_via(g, tile, stage, sizeof stage, es);
+  }
+}
+
 /* The cached walk that fits g (the comments above); es is g->es as the
  * kernel's constant (see lt__tiles_staggered). */
 static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__tiling *g, lt__tile_fn tile,
@@ -345,6 +407,10 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
   bool intel = lt__intel_cores();
   if (!intel && lt__zen_buffered(g, es)) {
     lt__tiles_buffered(g, tile, es);
+    return;
+  }
+  if (!intel && lt__zen_staged(g)) {
+    lt__tiles_staged(g, tile, es);
     return;
   }
   if (intel ? lt__intel_diagonals(g) : lt__zen_diagonals(g)) {
