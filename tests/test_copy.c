@@ -1308,16 +1308,17 @@ START_TEST(large_batches_of_transposes_in_bands_copy_every_element) {
 END_TEST
 
 /* A batch of transposes whose slices lie side by side on both sides,
- * rows a multiple of 4 KiB apart ((2,1,0) of a cube of 64), goes on AMD
- * cores several slices to a call through a stage laid out as the
- * destination (see tiled_transpose.c): two at a time (F32 slices of 64
- * x 64), four (F16; F32 slices of 32 x 32), eight (16 x 16, an outer dim
- * outside the odometer's), three with one left over ([32, 64, 80]: 64
- * slices; and again under an outer dim, where no call may take slices
- * past the odometer's dim), three slices of 40 rows (stage rows of 480
- * bytes, not whole lines), a destination starting off a line, a
- * reversed dim between the slices (one at a time then), and without
- * memory for the stage. */
+ * destination rows on or near a multiple of 4 KiB ((2,1,0) of a cube of
+ * 64), goes on AMD cores several slices to a call through a stage laid
+ * out as the destination (see tiled_transpose.c): two at a time (F32
+ * slices of 64 x 64), four (F16; F32 slices of 32 x 32), eight (16 x 16,
+ * an outer dim outside the odometer's), three with one left over ([32,
+ * 64, 80]: 64 slices; and again under an outer dim, where no call may
+ * take slices past the odometer's dim), three slices of 40 rows (stage
+ * rows of 480 bytes, not whole lines), destination rows 4 bytes short
+ * of 16 KiB (U8: 1 byte short of 4 KiB) with source rows off any
+ * multiple, a destination starting off a line, a reversed dim between
+ * the slices (one at a time then), and without memory for the stage. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
@@ -1326,6 +1327,8 @@ START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){32, 64, 80}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){2, 32, 64, 80}, (int[]){0, 3, 2, 1}, -1);
   check_permuted_copy(LT_F32, 3, (int64_t[]){40, 128, 32}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){63, 65, 64}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_U8, 3, (int64_t[]){63, 65, 256}, (int[]){2, 1, 0}, -1);
   check_permuted_copy_into(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, false, 3);
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, 1);
   check_permuted_copy_as(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, true);

@@ -119,24 +119,29 @@ static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
  * (the odometer's innermost dim steps one slice's columns in the source
  * and its rows in the destination: (2,1,0) of a cube, slices j of
  * src[i][j][k]) has each destination row continue from one slice into
- * the next. Where both sides' rows lie a multiple of 4 KiB apart, AMD
- * cores transpose SIDE_RUN_BYTES of those rows' worth of slices at once
- * into a stage in L1 laid out as the destination, and copy its rows out
- * whole: each destination row then gets one run of SIDE_RUN_BYTES, where
- * a slice at a time gives it the slice's rows (256 bytes for 64^3), and
- * runs that short, 64 rows 16 KiB apart, wait on memory one line after
- * another. On Zen 5, storing 1 MiB as 256-byte runs of rows 16 KiB apart
- * took 2.2 times a memcpy of 1 MiB, as 512-byte runs 0.85, 1 KiB runs
- * 0.55. Same-run ratio to memcpy, two rounds each, the walks before (the
- * buffered one of transpose_walk_cached.h, mostly) -> side by side, (2,1,0)
- * of: F32 [64, 64, 64] 0.44-0.45 -> 0.54-0.56, [32, 64, 128] 0.36 ->
- * 0.55, [32, 32, 32] 0.17 -> 0.24, [16, 64, 16] 0.12 -> 0.20, [40, 128,
- * 32] 0.17 -> 0.29, [64, 256, 64] (4 MiB) 0.43 -> 0.53; bf16 [64, 64,
- * 128] 0.25 -> 0.46, [64, 64, 64] 0.15 -> 0.24; u8 [64, 128, 128] 0.18 ->
- * 0.33-0.36, [64, 64, 64] 0.08 -> 0.15, [32, 64, 128] level; F64 [32,
- * 32, 32] 0.17 -> 0.21, [32, 128, 32] 0.40 -> 0.43. Runs of 1 KiB lost
- * (F32 64^3 0.40), as did a stage past 32 KiB and rows not 4 KiB apart
- * (48^3 0.36 -> 0.34, 80^3 0.65 -> 0.46). */
+ * the next. Where the destination's rows lie on a multiple of 4 KiB or
+ * within a few bytes of one (lt__rows_on_pages), AMD cores transpose
+ * SIDE_RUN_BYTES of those rows' worth of slices at once into a stage in
+ * L1 laid out as the destination, and copy its rows out whole: each
+ * destination row then gets one run of SIDE_RUN_BYTES, where a slice at
+ * a time gives it the slice's rows (256 bytes for 64^3), and runs that
+ * short, 64 rows 16 KiB apart, wait on memory one line after another.
+ * On Zen 5, storing 1 MiB as 256-byte runs of rows 16 KiB apart took 2.2
+ * times a memcpy of 1 MiB, as 512-byte runs 0.85, 1 KiB runs 0.55.
+ * Same-run ratio to memcpy, two rounds each, the walks before (the
+ * buffered and staged ones of transpose_walk_cached.h, mostly) -> side
+ * by side, (2,1,0) of: F32 [64, 64, 64] 0.44-0.45 -> 0.54-0.56, [32, 64,
+ * 128] 0.36 -> 0.55, [32, 32, 32] 0.17 -> 0.24, [16, 64, 16] 0.12 ->
+ * 0.20, [40, 128, 32] 0.17 -> 0.29, [64, 256, 64] (4 MiB) 0.43 -> 0.53,
+ * [63, 65, 64] (destination rows 4 bytes short of 16 KiB) 0.25 -> 0.40,
+ * [32, 64, 100] 0.17 -> 0.37, [31, 33, 64] 0.10 -> 0.23, [64, 64, 63]
+ * 0.38-0.42 -> 0.36-0.37; bf16 [64, 64, 128] 0.25 -> 0.46, [64, 64, 64]
+ * 0.15 -> 0.24, [63, 65, 128] 0.10 -> 0.31; u8 [64, 128, 128] 0.18 ->
+ * 0.33-0.36, [64, 64, 64] 0.08 -> 0.15, [63, 65, 256] 0.04 -> 0.19, [32,
+ * 64, 128] level; F64 [32, 32, 32] 0.17 -> 0.21, [32, 128, 32] 0.40 ->
+ * 0.43. Runs of 1 KiB lost (F32 64^3 0.40), as did a stage past 32 KiB
+ * and destination rows further from a multiple of 4 KiB (48^3 0.36 ->
+ * 0.34, 80^3 0.65 -> 0.46). */
 enum { SIDE_RUN_BYTES = 512, SIDE_STAGE_BYTES = 32768 };
 
 /* Slices a call may take side by side (above): at least 2, or 1 where
@@ -146,8 +151,7 @@ static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
   if (streamed || b < 0 || lt__intel_cores()) return 1;
   int64_t rows = a->shape[in], cols = a->shape[k];
   bool side = a->src_strides[b] == cols && a->dst_strides[b] == rows;
-  bool pages = a->src_strides[in] * es % 4096 == 0 && a->dst_strides[k] * es % 4096 == 0;
-  if (!side || !pages) return 1;
+  if (!side || !lt__rows_on_pages(a->dst_strides[k] * es)) return 1;
   int64_t n = SIDE_RUN_BYTES / (rows * es) > 2 ? SIDE_RUN_BYTES / (rows * es) : 2;
   while (n > 1 && n * rows * cols * es > SIDE_STAGE_BYTES) n--;
   return n;

@@ -61,6 +61,16 @@ typedef struct lt__tiling {
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* Rows ld_bytes apart that lie on a multiple of 4 KiB or within
+ * LT__PAGE_NEAR bytes of one: a tile's rows then stay on one or two of
+ * L1's sets (see lt__tiles_staged). */
+#define LT__PAGE_NEAR 8
+
+static inline bool lt__rows_on_pages(int64_t ld_bytes) {
+  int64_t off = ld_bytes % 4096;
+  return off <= LT__PAGE_NEAR || off >= 4096 - LT__PAGE_NEAR;
+}
+
 /* n bytes from a stage's row out to a destination row, 64 at a time: a
  * memcpy of the whole row, its length not known where it is called,
  * measured slower (F32 (2,1,0) of [32, 64, 128] side by side, rows of

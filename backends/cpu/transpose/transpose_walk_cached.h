@@ -331,7 +331,7 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
   lt__tiles_staggered(&b, tile, es);
 }
 
-/* Destination rows within LT__STAGED_NEAR bytes of a multiple of 4 KiB,
+/* Destination rows within LT__PAGE_NEAR bytes of a multiple of 4 KiB,
  * but not on one, drift by a few bytes a row, so that a tile's rows stay
  * on one or two of L1's sets (16 F32 rows 4 bytes apart span one line);
  * every walk above left them at a fifth of memcpy or less. On AMD cores
@@ -355,13 +355,9 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
  * (4095 x 64 0.52 against 0.59, 1023 x 256 0.55 against 0.45), level for
  * bf16, and needed for bytes, whose tiles are 64 columns wide. Intel
  * cores were not measured. */
-#define LT__STAGED_NEAR 8
 #define LT__STAGED_RUN_BYTES 512
 
-static inline bool lt__zen_staged(const lt__tiling *g) {
-  int64_t off = g->dld % 4096;
-  return off != 0 && (off <= LT__STAGED_NEAR || off >= 4096 - LT__STAGED_NEAR);
-}
+static inline bool lt__zen_staged(const lt__tiling *g) { return g->dld % 4096 != 0 && lt__rows_on_pages(g->dld); }
 
 /* The staged walk through stage, of stage_bytes. */
 static inline __attribute__((always_inline)) void lt__tiles_staged_via(const lt__tiling *g, lt__tile_fn tile,
