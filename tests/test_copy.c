@@ -1317,8 +1317,10 @@ END_TEST
  * take slices past the odometer's dim), three slices of 40 rows (stage
  * rows of 480 bytes, not whole lines), destination rows 4 bytes short
  * of 16 KiB (U8: 1 byte short of 4 KiB) with source rows off any
- * multiple, a destination starting off a line, a reversed dim between
- * the slices (one at a time then), and without memory for the stage. */
+ * multiple, slices too large for two in the stage (F32 and F64, 100
+ * columns: a block of 64 and one of 36), a destination starting off a
+ * line, a reversed dim between the slices (one at a time then), and
+ * without memory for the stage. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
@@ -1329,6 +1331,8 @@ START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){40, 128, 32}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 3, (int64_t[]){63, 65, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_U8, 3, (int64_t[]){63, 65, 256}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){64, 16, 100}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F64, 3, (int64_t[]){32, 16, 100}, (int[]){2, 1, 0}, -1);
   check_permuted_copy_into(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, false, 3);
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, 1);
   check_permuted_copy_as(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, true);
