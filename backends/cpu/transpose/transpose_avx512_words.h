@@ -81,19 +81,19 @@ static inline __attribute__((always_inline)) void masked_block(char *dst, int64_
  * 0.18). Bands thinner than MASKED_MIN stay scalar where they are also
  * shorter than MASKED_LONG, or thinner than MASKED_THIN: a block then
  * carries 16 shuffles per element row for a few elements (68^3 (1,2,0),
- * 4-element bands: 0.30 -> 0.22 masked, on Zen 3). Bands of 4 to 7
- * elements along MASKED_LONG or more went faster masked on Zen 5 (F32,
- * same-run ratio to memcpy, two rounds each, scalar -> masked: (0,2,1)
- * of [144, 32, 23] 0.20-0.21 -> 0.29, [144, 34, 23] 0.18 -> 0.24, [100,
- * 37, 37] 0.26 -> 0.33, [100, 70, 70] 0.55-0.57 -> 0.65-0.67, 68^3
- * (1,2,0) 0.30 -> 0.31, (2,1,0) of [60, 66, 62] 0.46-0.49 -> 0.45-0.47;
- * bf16 (0,2,1) of [100, 37, 37] 0.12 -> 0.20, [100, 70, 70] 0.30 ->
- * 0.43, [80, 80, 81] (1,2,0) level; u8 [100, 70, 70] 0.13 -> 0.24-0.26,
- * the rest level; bench_access at 1 MiB level for all three), where all
- * bands of 4 to 7 lost some shapes (F32 (2,1,0) of [60, 66, 62] 0.57 ->
- * 0.48, bf16 0.32 -> 0.27). Bytes and halves now take blocks of 64 bytes
- * of columns instead (narrow_edge, below), and come here only for bands
- * thinner than MASKED_MIN. */
+ * 4-element bands: 0.30 -> 0.22 masked, when masked blocks came in).
+ * Bands of 4 to 7 elements along MASKED_LONG or more went faster masked
+ * on Zen 5 (F32, same-run ratio to memcpy, two rounds each, scalar ->
+ * masked: (0,2,1) of [144, 32, 23] 0.20-0.21 -> 0.29, [144, 34, 23] 0.18
+ * -> 0.24, [100, 37, 37] 0.26 -> 0.33, [100, 70, 70] 0.55-0.57 ->
+ * 0.65-0.67, 68^3 (1,2,0) 0.30 -> 0.31, (2,1,0) of [60, 66, 62] 0.46-0.49
+ * -> 0.45-0.47; bf16 (0,2,1) of [100, 37, 37] 0.12 -> 0.20, [100, 70, 70]
+ * 0.30 -> 0.43, [80, 80, 81] (1,2,0) level; u8 [100, 70, 70] 0.13 ->
+ * 0.24-0.26, the rest level; bench_access at 1 MiB level for all three),
+ * where all bands of 4 to 7 lost some shapes (F32 (2,1,0) of [60, 66, 62]
+ * 0.57 -> 0.48, bf16 0.32 -> 0.27). Bytes and halves now take blocks of
+ * 64 bytes of columns instead (narrow_edge, below), and come here only
+ * for bands thinner than MASKED_MIN. */
 enum { MASKED_MIN = 8, MASKED_THIN = 4, MASKED_LONG = 32 };
 static inline __attribute__((always_inline)) void masked_edge(char *dst, int64_t dst_ld, const char *src,
                                                               int64_t src_ld, int64_t rows, int64_t cols, size_t es) {
