@@ -126,8 +126,9 @@ static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
  * destination row then gets one run of SIDE_RUN_BYTES, where a slice at
  * a time gives it the slice's rows (256 bytes for 64^3), and runs that
  * short, 64 rows 16 KiB apart, wait on memory one line after another.
- * On Zen 5, storing 1 MiB as 256-byte runs of rows 16 KiB apart took 2.2
- * times a memcpy of 1 MiB, as 512-byte runs 0.85, 1 KiB runs 0.55.
+ * On Zen 5, storing 1 MiB as 256-byte runs of rows 16 KiB apart took
+ * 2.0-2.3 times a memcpy of 1 MiB, as 512-byte runs 0.78-0.94, 1 KiB
+ * runs 0.56, sequentially 0.49-0.52 (three runs).
  * Same-run ratio to memcpy, two rounds each, the walks before (the
  * buffered and staged ones of transpose_walk_cached.h, mostly) -> side
  * by side, (2,1,0) of: F32 [64, 64, 64] 0.44-0.45 -> 0.54-0.56, [32, 64,

@@ -331,29 +331,29 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
   lt__tiles_staggered(&b, tile, es);
 }
 
-/* Destination rows within LT__PAGE_NEAR bytes of a multiple of 4 KiB,
- * but not on one, drift by a few bytes a row, so that a tile's rows stay
- * on one or two of L1's sets (16 F32 rows 4 bytes apart span one line);
+/* Destination rows within LT__PAGE_NEAR bytes of a multiple of 4 KiB, but
+ * not on one, drift by a few bytes a row, so that a tile's rows stay on
+ * one or two of L1's sets (16 F32 rows 4 bytes apart span one line);
  * every walk above left them at a fifth of memcpy or less. On AMD cores
  * their tiles go instead into a stage laid out as the destination, a
  * block of LT__STAGED_RUN_BYTES of source rows by as many columns as the
  * stage holds, tile rows along the source's rows, and each block's rows
- * leave whole, one run of LT__STAGED_RUN_BYTES per destination row.
- * Zen 5, same-run ratio to memcpy, two rounds each, the walk before ->
+ * leave whole, one run of LT__STAGED_RUN_BYTES per destination row. Zen
+ * 5, same-run ratio to memcpy, two rounds each, the walk before ->
  * staged: F32 transposes of 1025 x 64 (rows 4100 bytes apart) 0.07 ->
  * 0.34, 1023 x 256 0.14 -> 0.43, 2050 x 100 0.22 -> 0.39, 4095 x 64 0.16
  * -> 0.52, (2,0,1) of [63, 65, 64] 0.16 -> 0.51 ((2,1,0) 0.17 -> 0.27
  * slice by slice; its slices now go side by side, tiled_transpose.c);
- * bf16 2049 x 128 0.06-0.08 -> 0.31-0.37, 4095 x 64 0.08 -> 0.36; u8
- * 4097 x 256 0.14 -> 0.42-0.44, 4095 x 256 0.12 -> 0.34, 4088 x 256 0.31
- * -> 0.32-0.39; F64 511 x 64 0.18 -> 0.26, 1023 x 32 0.21 -> 0.27. Rows
- * 12 bytes off were level or slower (F32 1021 x 64 0.36 -> 0.29, bf16
- * 2042 x 128 0.41 -> 0.34), 16 and more slower (F32 1020 x 64, BHTD
- * (0,3,1,2) at 1 MiB, 0.47 -> 0.28), and rows on a multiple, which keep
- * the walks above, mostly level or slower (1024 x 64 0.42 -> 0.36, 1024
- * x 96 0.39 -> 0.36, 64^3 (2,0,1) level, 4096 x 50 0.36 -> 0.40; the
- * slices of [64, 16, 100] (2,1,0) 0.09 -> 0.25, which now go side by
- * side). Runs of 256 bytes lost (1025 x 64 0.18), 1024 gained
+ * bf16 2049 x 128 0.06-0.08 -> 0.31-0.37, 4095 x 64 0.08 -> 0.36; u8 4097
+ * x 256 0.14 -> 0.42-0.44, 4095 x 256 0.12 -> 0.34, 4088 x 256 0.31 ->
+ * 0.32-0.39; F64 511 x 64 0.18 -> 0.26, 1023 x 32 0.21 -> 0.27. Rows 12
+ * bytes off were level or slower (F32 1021 x 64 0.36 -> 0.35-0.36, bf16
+ * 2042 x 128 0.40 -> 0.36), 16 and more slower (F32 1020 x 64 0.47 ->
+ * 0.37, BHTD (0,3,1,2) at 1 MiB 0.69 -> 0.57), and rows on a multiple,
+ * which keep the walks above, mostly level or slower (1024 x 64 0.42 ->
+ * 0.36, 1024 x 96 0.39 -> 0.36, 64^3 (2,0,1) level, 4096 x 50 0.36 ->
+ * 0.40; the slices of [64, 16, 100] (2,1,0) 0.09 -> 0.25, which now go
+ * side by side). Runs of 256 bytes lost (1025 x 64 0.18), 1024 gained
  * nothing; a stage of 32 KiB (64 columns) against 16 was mixed for F32
  * (4095 x 64 0.52 against 0.59, 1023 x 256 0.55 against 0.45), level for
  * bf16, and needed for bytes, whose tiles are 64 columns wide. Intel
