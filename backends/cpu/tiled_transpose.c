@@ -25,6 +25,13 @@ static bool tileable(const lt__copy_args *a) {
   return a->src_strides[in] >= 1 && a->dst_strides[k] >= 1;
 }
 
+/* The innermost of the outer dims (those other than k and the
+ * innermost), which the odometer steps first: -1 where there is none. */
+static int odometer_inner(const lt__copy_args *a) {
+  int in = a->ndim - 1, k = a->transpose_dim;
+  return in - 1 == k ? in - 2 : in - 1;
+}
+
 /* Outer indices per thread from which threads split a transpose by them
  * (see lt__tiled_transpose). */
 enum { OUTER_PER_THREAD = 2 };
@@ -108,7 +115,7 @@ enum { BAND_BYTES = 512 };
 static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
   int in = a->ndim - 1, k = a->transpose_dim;
   if (!lt__intel_cores()) return a->shape[in];
-  int b = in - 1 == k ? in - 2 : in - 1; /* the odometer's innermost dim */
+  int b = odometer_inner(a);
   int64_t rows = a->shape[in], band = BAND_BYTES / es;
   bool runs_on = b >= 0 && a->src_strides[b] == a->shape[k];
   bool lines = a->dst_strides[k] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
@@ -160,7 +167,7 @@ enum { SIDE_MIN_COLUMNS = 32 };
 /* Slices a call may take side by side (above): at least 2, or 1 where
  * the batch does not qualify. */
 static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
-  int in = a->ndim - 1, k = a->transpose_dim, b = in - 1 == k ? in - 2 : in - 1;
+  int in = a->ndim - 1, k = a->transpose_dim, b = odometer_inner(a);
   if (streamed || b < 0 || lt__intel_cores()) return 1;
   int64_t rows = a->shape[in], cols = a->shape[k];
   bool side = a->src_strides[b] == cols && a->dst_strides[b] == rows;
@@ -207,7 +214,7 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
   }
   /* without a stage, one slice at a time */
   char *stage = j->side > 1 ? lt__alloc(SIDE_STAGE_BYTES, 64) : NULL;
-  int b = in - 1 == k ? in - 2 : in - 1; /* the odometer's innermost dim */
+  int b = odometer_inner(a);
   for (int64_t r0 = 0; r0 < a->shape[in]; r0 += j->band) {
     char *dst = a->dst + r0 * es;
     const char *src = a->src + r0 * a->src_strides[in] * es;
