@@ -1320,7 +1320,12 @@ END_TEST
  * multiple, slices too large for two in the stage (F32 and F64, 100
  * columns: a block of 64 and one of 36), a destination starting off a
  * line, a reversed dim between the slices (one at a time then), and
- * without memory for the stage. */
+ * without memory for the stage. Where the slices are whole tiles and
+ * the stage's rows at least 512 bytes, an AVX-512 kernel takes the call
+ * (lt__transpose_side_fn): the cubes above, stage rows of 1 KiB, whole
+ * tiles in column blocks, eight byte slices, F64 slices of 16 rows; and
+ * whole tiles into rows of 128 and 256 bytes, which keep a slice at a
+ * time. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
@@ -1336,6 +1341,16 @@ START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy_into(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, false, 3);
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, 1);
   check_permuted_copy_as(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1, true);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){16, 64, 256}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){32, 64, 128}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){128, 64, 32}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){64, 32, 128}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F16, 3, (int64_t[]){32, 64, 128}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_U8, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_U8, 3, (int64_t[]){64, 32, 128}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F64, 3, (int64_t[]){8, 32, 128}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F64, 3, (int64_t[]){16, 32, 64}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy_into(LT_F32, 3, (int64_t[]){32, 64, 128}, (int[]){2, 1, 0}, -1, false, 3);
 }
 END_TEST
 

@@ -55,6 +55,7 @@ typedef struct tile_job {
   bool streamed; /* fn is lt__transpose_best_streamed's: fence after the last call */
   int64_t band;  /* source rows per call (see banded_rows); all of them unless banded */
   int64_t side;  /* slices a call may take side by side (see side_by_side); 1: one */
+  lt__transpose_side_fn side_fn; /* NULL: side by side through fn, a slice at a time */
 } tile_job;
 
 /* Source rows [r0, r1) by columns [c0, c1) of dim k, for every index of
@@ -180,9 +181,13 @@ static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
 
 /* n slices side by side from dst and src (see side_by_side), through
  * stage, as many columns at a time as it holds: each slice's transpose
- * into its columns of the stage's rows, then the rows out. Every source
- * row at once: only cached batches go side by side, and only streamed
- * ones in bands. */
+ * into its columns of the stage's rows, then the rows out; or, where the
+ * CPU has the kernel (AVX-512) and the block fits it, the kernel's tiles
+ * in bands across the slices and its stores of the rows (transpose_side.h,
+ * transpose_avx512.c): bench_access at 1 MiB, F32 (2,1,0), two runs of
+ * three rounds each in turn, 0.56-0.57 -> 0.62-0.63. Every source row at
+ * once: only cached batches go side by side, and only streamed ones in
+ * bands. */
 static void transpose_side_by_side(const tile_job *j, char *dst, const char *src, int64_t n, char *stage) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
@@ -191,6 +196,11 @@ static void transpose_side_by_side(const tile_job *j, char *dst, const char *src
   int64_t block = SIDE_STAGE_BYTES / run;
   for (int64_t c0 = 0; c0 < cols; c0 += block) {
     int64_t nc = cols - c0 < block ? cols - c0 : block;
+    if (j->side_fn && lt__side_fits(rows, nc, n, (size_t)es)) {
+      j->side_fn(dst + c0 * a->dst_strides[k] * es, a->dst_strides[k], src + c0 * es, a->src_strides[in], rows, nc, n,
+                 cols, stage);
+      continue;
+    }
     for (int64_t s = 0; s < n; s++)
       j->fn(stage + s * rows * es, n * rows, src + (s * cols + c0) * es, a->src_strides[in], rows, nc);
     for (int64_t c = 0; c < nc; c++) lt__copy_row(dst + (c0 + c) * a->dst_strides[k] * es, stage + c * run, run);
@@ -242,8 +252,9 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   size_t es = lt__dtype_size(a->dst_dtype);
   bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
   tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
-                a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large)};
+                a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
+  if (j.side > 1) j.side_fn = lt__transpose_side_kernel(es);
   /* Threads take whole outer indices where there are a few per thread:
    * split by columns, two threads would each read every source line of
    * a narrow transpose (BHTD (0,3,1,2): 64 columns) for half its bytes.

@@ -1,0 +1,32 @@
+/* Internal to backends/cpu/transpose: the tiles of n transposes side by
+ * side (lt__transpose_side_fn) into their stage. A vector path includes
+ * it and writes the stage's rows out with its own stores. */
+#ifndef LT_TRANSPOSE_SIDE_H
+#define LT_TRANSPOSE_SIDE_H
+
+#include "transpose_tiling.h"
+
+/* The stage is laid out as the destination: row c holds slice 0's rows
+ * elements of column c, then slice 1's, and so on. The tiles go a band
+ * of t source rows at a time across every slice, so that each source row
+ * is read along all its slices' columns in one pass, where slice after
+ * slice reads each row once per slice. Zen 5, F32 (2,1,0), same-run
+ * ratio to memcpy, two runs each, slice after slice -> bands across
+ * them: [64, 64, 64] 0.57-0.58 -> 0.61-0.62, [128, 64, 32] 0.46-0.49 ->
+ * 0.55-0.58, [64, 32, 128] (column blocks) 0.56-0.57 -> 0.57-0.59, [32,
+ * 64, 128] 0.51-0.52 -> 0.52-0.53, [16, 64, 256] 0.31-0.32 ->
+ * 0.32-0.34. */
+static inline __attribute__((always_inline)) void lt__tiles_side_by_side(char *stage, const char *src, int64_t sld,
+                                                                         int64_t rows, int64_t cols, int64_t n,
+                                                                         int64_t src_step, int64_t es,
+                                                                         lt__tile_fn tile) {
+  const int64_t t = 64 / es, run = n * rows * es;
+  for (int64_t r = 0; r < rows; r += t)
+    for (int64_t s = 0; s < n; s++)
+      for (int64_t c = 0; c < cols; c += t) {
+        lt__tile_out out = {.dst = stage + c * run + (s * rows + r) * es, .dld = run, .unit = 4, .segs = 1};
+        tile(&out, src + s * src_step * es + r * sld + c * es, sld);
+      }
+}
+
+#endif
