@@ -31,9 +31,28 @@ enum { BUF_BYTES = 32768, GROUP_MAX_ROWS = 512 };
 
 /* The group's rows are as many streams through the source, more than the
  * hardware prefetcher follows: each gather asks for the rows of the group
- * call this many on into L2. BHTD (3,2,1,0) F32 at 512 MiB: 68% of memcpy
- * without, 72-75% with 1, 2 or 4. */
+ * call this many on (into L2, or L1 on AMD cores: ask_ahead). BHTD
+ * (3,2,1,0) F32 at 512 MiB: 68% of memcpy without, 72-75% with 1, 2 or 4
+ * (into L2). */
 enum { GROUP_AHEAD = 2 };
+
+/* AMD cores ask for those lines into L1 (prefetcht0), which Zen 5
+ * measured ahead of L2's hint (prefetcht1): F32 (3,2,1,0), same-run
+ * ratio to memcpy, two runs each in turn, L2 -> L1: bench_access's BHTD
+ * at 64 MiB 0.74-0.84 -> 0.86, at 512 MiB 0.72-0.73 -> 0.76-0.77, two
+ * threads at 512 MiB 0.90 -> 0.89; [2, 4, T, 64] at 64 MiB 0.69-0.71 ->
+ * 0.84-0.87, at 512 MiB 0.70-0.75 -> 0.86-0.90; [2, 12, T, 64] at 64 MiB
+ * 0.72-0.79 -> 0.85; [3, 5, T, 64] at 64 MiB 0.54-0.58 -> 0.52, at 512
+ * MiB 0.50-0.53 -> 0.55; [8, 8, T, 64] level; bf16 BHTD at 64 MiB
+ * 0.60-0.65 -> 0.74-0.75, at 512 MiB 0.53-0.55 -> 0.56; u8 level. Intel
+ * cores keep L2's hint (L1's not measured there). Asking six calls ahead
+ * took BHTD at 512 MiB to 0.78-0.81, but lost where a call has fewer
+ * rows ([3, 5, T, 64] 0.54 -> 0.48, [2, 4, T, 64] 0.85-0.89 -> 0.77-0.81,
+ * at 512 MiB). */
+static inline void ask_ahead(const char *p, int64_t bytes, bool into_l1) {
+  if (into_l1) lt__prefetch_l1(p, bytes);
+  else lt__prefetch_l2(p, bytes);
+}
 
 /* Each destination row should get whole 128-byte pairs of lines per call:
  * streaming 3 lines (192 bytes) to each of 64 rows 8 MiB apart in turn
@@ -74,6 +93,7 @@ typedef struct group_plan {
   lt__transpose_fn fn;
   lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
+  bool ask_l1;                    /* ask for the lines ahead into L1 (see ask_ahead) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
 
@@ -224,7 +244,7 @@ static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *
     for (int64_t row = 0; row < g->rows; row++)
       for (int64_t i = 0; i < m; i++) {
         int64_t r = i * g->rows + row;
-        lt__prefetch_l2(src + c->ahead + g->row_at[r] + col * es, w * es);
+        ask_ahead(src + c->ahead + g->row_at[r] + col * es, w * es, g->ask_l1);
         memcpy(c->buf + r * w * es, src + g->row_at[r] + col * es, (size_t)(w * es));
       }
     char *to = dst + col * dld * es;
@@ -328,6 +348,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
+  g.ask_l1 = !lt__intel_cores();
   fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;
   if (g.outer >= 0 && calls >= CALLS_PER_THREAD * lt_get_num_threads())
