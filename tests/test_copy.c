@@ -1320,12 +1320,11 @@ END_TEST
  * multiple, slices too large for two in the stage (F32 and F64, 100
  * columns: a block of 64 and one of 36), a destination starting off a
  * line, a reversed dim between the slices (one at a time then), and
- * without memory for the stage. Where the slices are whole tiles and
- * the stage's rows at least 512 bytes, an AVX-512 kernel takes the call
- * (lt__transpose_side_fn): the cubes above, stage rows of 1 KiB, whole
- * tiles in column blocks, eight byte slices, F64 slices of 16 rows; and
- * whole tiles into rows of 128 and 256 bytes, which keep a slice at a
- * time. */
+ * without memory for the stage. Where the slices are whole tiles, an
+ * AVX-512 kernel takes the call (lt__transpose_side_fn): the cubes
+ * above, and stage rows of 128 and 256 bytes (16-byte moves) and 1 KiB
+ * (64-byte ones), whole tiles in column blocks, eight byte slices, and
+ * F64 slices of 8 and 16 rows. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);

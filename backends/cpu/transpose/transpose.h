@@ -80,7 +80,7 @@ extern const lt__transpose_seamed_fn lt__transpose_avx512vbmi_seamed_table[3];
  * dst[c * dst_ld + s * rows + r] = src[r * src_ld + s * src_step + c] for
  * 0 <= r < rows, 0 <= c < cols, 0 <= s < n, leading dimensions and
  * src_step in elements. stage holds n * rows * cols elements, 64-byte
- * aligned; the slices fit the kernel (lt__side_fits). */
+ * aligned, and rows and cols are whole tiles (lt__side_fits). */
 typedef void (*lt__transpose_side_fn)(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
                                       int64_t cols, int64_t n, int64_t src_step, char *stage);
 /* That kernel where this CPU runs AVX-512 (bytes from VBMI tiles where
@@ -89,20 +89,10 @@ lt__transpose_side_fn lt__transpose_side_kernel(size_t es);
 extern const lt__transpose_side_fn lt__transpose_avx512_side_table[4];
 extern const lt__transpose_side_fn lt__transpose_avx512vbmi_side_table[4];
 
-/* Whether the kernel takes n slices of rows by cols: whole tiles of
- * es-byte elements, into stage rows (runs) of at least LT__SIDE_MIN_RUN
- * bytes, which it stores 64 bytes at a time. Shorter runs keep a slice at
- * a time: Zen 5, same-run ratio to memcpy, two to four runs each, that
- * path -> the kernel with 16-byte stores (64-byte ones lost more:
- * [32, 64, 128] 0.31): F32 (2,1,0) of [32, 64, 128] (runs of 256 bytes)
- * 0.54-0.56 -> 0.52-0.53, bf16 [64, 64, 128] 0.47-0.48 -> 0.42-0.46, u8
- * [64, 128, 128] 0.34-0.35 -> 0.33-0.34; F32 [16, 64, 256] (128 bytes)
- * 0.26 -> 0.31-0.32. */
-#define LT__SIDE_MIN_RUN 512
-
-static inline bool lt__side_fits(int64_t rows, int64_t cols, int64_t n, size_t es) {
+/* Whether rows by cols is whole tiles of es-byte elements. */
+static inline bool lt__side_fits(int64_t rows, int64_t cols, size_t es) {
   int64_t t = 64 / (int64_t)es;
-  return rows % t == 0 && cols % t == 0 && n * rows * (int64_t)es >= LT__SIDE_MIN_RUN;
+  return rows % t == 0 && cols % t == 0;
 }
 
 /* The calls of a seamed kernel over the same n destination rows, dld

@@ -417,18 +417,52 @@ SEAMED(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
 SEAMED(2, tile2, narrow_edge2, )
 SEAMED(4, tile4, edge4, )
 
-/* The stage's cols rows of run bytes (a multiple of 64, at least
- * LT__SIDE_MIN_RUN) out to dst's, dld bytes apart, 64 bytes a store:
- * Zen 5, F32 (2,1,0), same-run ratio to memcpy, two runs each, 16-byte
- * stores -> 64-byte ones: runs of 512 bytes into rows 16 KiB apart
- * (64^3) 0.50-0.52 -> 0.61-0.62, [64, 32, 128] (column blocks) 0.50 ->
- * 0.57-0.58; 1 KiB 32 KiB apart ([128, 64, 32]) 0.47 -> 0.55-0.57.
- * Asking for the next row's lines as each row goes measured level or
- * behind (64^3 0.61-0.63 without, 0.59-0.62 with). */
+/* One stage row of run bytes (a multiple of 64) out, a line at a time in
+ * 16-byte moves, its four loads before its four stores (named: GCC
+ * merges an array of them into one 64-byte move), called rather than
+ * inlined, for rows under SIDE_WIDE_RUN bytes. Zen 5, same-run ratio to
+ * memcpy, two runs each in turn, (2,1,0) side by side, a slice at a
+ * time -> through this: F32 [32, 64, 128] (rows of 256 bytes) 0.56 ->
+ * 0.61-0.62, [16, 64, 256] (128 bytes) 0.26 -> 0.31; bf16 [64, 64, 128]
+ * 0.48 -> 0.51-0.53, [32, 64, 256] 0.24 -> 0.29; u8 [64, 128, 128] and
+ * [128, 64, 128] 0.33-0.36 -> 0.33-0.37; F64 [8, 32, 128] 0.18-0.19 ->
+ * 0.24. Inlined into the loop over rows, [16, 64, 256] ran at 0.26 ([32,
+ * 64, 128] level); one 16-byte load and store after another, inlined,
+ * 0.26-0.31 and 0.51-0.58. */
+__attribute__((noinline)) static void side_narrow_row(char *dst, const char *from, int64_t run) {
+  for (int64_t off = 0; off < run; off += 64) {
+    const __m128i *p = (const __m128i *)(const void *)(from + off);
+    __m128i *q = (__m128i *)(void *)(dst + off);
+    __m128i a = _mm_load_si128(p), b = _mm_load_si128(p + 1), c = _mm_load_si128(p + 2), d = _mm_load_si128(p + 3);
+    _mm_storeu_si128(q, a);
+    _mm_storeu_si128(q + 1, b);
+    _mm_storeu_si128(q + 2, c);
+    _mm_storeu_si128(q + 3, d);
+  }
+}
+
+/* Stage rows of at least this many bytes leave in 64-byte stores,
+ * shorter ones through side_narrow_row: Zen 5, F32 (2,1,0), same-run
+ * ratio to memcpy, two runs each, 16-byte -> 64-byte stores: rows of
+ * 512 bytes into destination rows 16 KiB apart (64^3) 0.50-0.52 ->
+ * 0.61-0.62, [64, 32, 128] (column blocks) 0.50 -> 0.57-0.58; 1 KiB 32
+ * KiB apart ([128, 64, 32]) 0.47 -> 0.55-0.57; 256 bytes 8 KiB apart
+ * ([32, 64, 128]) 0.53 -> 0.31, 128 bytes 4 KiB apart ([16, 64, 256])
+ * 0.31-0.32 -> 0.23. Asking for the next row's lines as each row goes
+ * measured level or behind (64^3 0.61-0.63 without, 0.59-0.62 with). */
+enum { SIDE_WIDE_RUN = 512 };
+
+/* The stage's cols rows of run bytes (a multiple of 64) out to dst's,
+ * dld bytes apart. */
 static void side_rows_out(char *dst, int64_t dld, const char *stage, int64_t run, int64_t cols) {
-  for (int64_t c = 0; c < cols; c++)
+  for (int64_t c = 0; c < cols; c++) {
+    if (run < SIDE_WIDE_RUN) {
+      side_narrow_row(dst + c * dld, stage + c * run, run);
+      continue;
+    }
     for (int64_t off = 0; off < run; off += 64)
       _mm512_storeu_si512(dst + c * dld + off, _mm512_load_si512(stage + c * run + off));
+  }
 }
 
 /* n slices side by side (lt__transpose_side_fn): the tiles into the
