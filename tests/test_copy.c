@@ -1323,8 +1323,8 @@ END_TEST
  * without memory for the stage. Where the slices are whole tiles, an
  * AVX-512 kernel takes the call (lt__transpose_side_fn): the cubes
  * above, and stage rows of 128 and 256 bytes (16-byte moves) and 1 KiB
- * (64-byte ones), whole tiles in column blocks, eight byte slices, and
- * F64 slices of 8 and 16 rows. */
+ * (64-byte ones), whole tiles in column blocks, eight byte slices, F64
+ * slices of 8 and 16 rows, and a destination off a line. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {
   check_permuted_copy(LT_F32, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 3, (int64_t[]){64, 64, 64}, (int[]){2, 1, 0}, -1);

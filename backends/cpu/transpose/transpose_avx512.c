@@ -442,13 +442,13 @@ __attribute__((noinline)) static void side_narrow_row(char *dst, const char *fro
 }
 
 /* Stage rows of at least this many bytes leave in 64-byte stores,
- * shorter ones through side_narrow_row: Zen 5, F32 (2,1,0), same-run
- * ratio to memcpy, two runs each, 16-byte -> 64-byte stores: rows of
- * 512 bytes into destination rows 16 KiB apart (64^3) 0.50-0.52 ->
- * 0.61-0.62, [64, 32, 128] (column blocks) 0.50 -> 0.57-0.58; 1 KiB 32
- * KiB apart ([128, 64, 32]) 0.47 -> 0.55-0.57; 256 bytes 8 KiB apart
- * ([32, 64, 128]) 0.53 -> 0.31, 128 bytes 4 KiB apart ([16, 64, 256])
- * 0.31-0.32 -> 0.23. Asking for the next row's lines as each row goes
+ * shorter ones through side_narrow_row. Zen 5, F32 (2,1,0), same-run
+ * ratio to memcpy, two runs each, side_narrow_row -> 64-byte stores: 64^3
+ * (rows of 512 bytes into rows 16 KiB apart) 0.61 -> 0.62, [128, 64, 32]
+ * (1 KiB, 32 KiB apart) 0.54 -> 0.56-0.58, [64, 32, 128] (column blocks)
+ * level; but rows of 256 bytes 8 KiB apart ([32, 64, 128]) 0.53 -> 0.31
+ * and 128 bytes 4 KiB apart ([16, 64, 256]) 0.31-0.32 -> 0.23, against
+ * 16-byte moves inlined. Asking for the next row's lines as each row goes
  * measured level or behind (64^3 0.61-0.63 without, 0.59-0.62 with). */
 enum { SIDE_WIDE_RUN = 512 };
 

@@ -12,10 +12,9 @@
  * is read along all its slices' columns in one pass, where slice after
  * slice reads each row once per slice. Zen 5, F32 (2,1,0), same-run
  * ratio to memcpy, two runs each, slice after slice -> bands across
- * them: [64, 64, 64] 0.57-0.58 -> 0.61-0.62, [128, 64, 32] 0.46-0.49 ->
- * 0.55-0.58, [64, 32, 128] (column blocks) 0.56-0.57 -> 0.57-0.59, [32,
- * 64, 128] 0.51-0.52 -> 0.52-0.53, [16, 64, 256] 0.31-0.32 ->
- * 0.32-0.34. */
+ * them: [64, 64, 64] 0.60 -> 0.62, [128, 64, 32] 0.48-0.49 -> 0.56-0.58,
+ * [64, 32, 128] (column blocks) 0.55-0.58 -> 0.58-0.59, [32, 64, 128]
+ * 0.59-0.60 -> 0.60-0.61, [16, 64, 256] level (0.31). */
 static inline __attribute__((always_inline)) void lt__tiles_side_by_side(char *stage, const char *src, int64_t sld,
                                                                          int64_t rows, int64_t cols, int64_t n,
                                                                          int64_t src_step, int64_t es,
