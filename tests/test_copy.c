@@ -1320,9 +1320,9 @@ END_TEST
  * multiple, slices too large for two in the stage (F32 and F64, 100
  * columns: a block of 64 and one of 36), a destination starting off a
  * line, a reversed dim between the slices (one at a time then), and
- * without memory for the stage. Where the slices are whole tiles, an
- * AVX-512 kernel takes the call (lt__transpose_side_fn): the cubes
- * above, and stage rows of 128 and 256 bytes (16-byte moves) and 1 KiB
+ * without memory for the stage. Where the CPU has AVX-512, a kernel
+ * takes those calls (lt__transpose_side_fn), partial tiles and all; the
+ * cases add stage rows of 128 and 256 bytes (16-byte moves) and 1 KiB
  * (64-byte ones), whole tiles in column blocks, eight byte slices, F64
  * slices of 8 and 16 rows, and a destination off a line. */
 START_TEST(batches_of_transposes_side_by_side_copy_every_element) {

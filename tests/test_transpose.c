@@ -426,6 +426,54 @@ START_TEST(seamed_calls_without_memory_for_the_stage_match_the_naive_loop) {
 }
 END_TEST
 
+/* n slices side by side (lt__transpose_side_fn) against the naive loop,
+ * the destination's extent and GUARD_BYTES past it: rows and columns of
+ * whole tiles and partial ones, stage rows of under 16 bytes, under 512
+ * (16-byte moves) and over 512 off a multiple of 64 (64-byte ones, the
+ * last over the one before), slices with gaps between them on both
+ * sides, destinations off a line. No kernel without AVX-512. */
+static void check_side(lt__transpose_side_fn fn, size_t es, int64_t rows, int64_t cols, int64_t n, int64_t pad,
+                       size_t dst_off) {
+  static _Alignas(64) char stage[32768];
+  int64_t src_step = cols + pad, src_ld = n * src_step + pad, dst_ld = n * rows + pad;
+  size_t src_bytes = (size_t)(rows * src_ld) * es, extent = (size_t)(cols * dst_ld) * es + dst_off;
+  size_t dst_bytes = extent + GUARD_BYTES;
+  ck_assert(src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES && (size_t)(n * rows * cols) * es <= sizeof stage);
+  fill_random(src_buf, src_bytes, (uint64_t)(rows * 1000 + cols * 10 + n));
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  for (int64_t s = 0; s < n; s++)
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t c = 0; c < cols; c++)
+        memcpy(want_buf + dst_off + (size_t)(c * dst_ld + s * rows + r) * es,
+               src_buf + (size_t)(r * src_ld + s * src_step + c) * es, es);
+  fn((char *)got_buf + dst_off, dst_ld, (const char *)src_buf, src_ld, rows, cols, n, src_step, stage);
+  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
+  size_t i = 0;
+  while (got_buf[i] == want_buf[i]) i++;
+  ck_abort_msg("es=%zu rows=%lld cols=%lld n=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
+               (long long)rows, (long long)cols, (long long)n, (long long)pad, dst_off,
+               (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
+}
+
+START_TEST(slices_side_by_side_match_the_naive_loop) {
+  size_t es = SIZES[_i];
+  lt__transpose_side_fn fn = lt__transpose_side_kernel(es);
+  if (!fn) return;
+  int64_t t = 64 / (int64_t)es, wide = 512 / (2 * (int64_t)es) + 1; /* two slices of wide rows: over 512 bytes */
+  const int64_t rows[] = {1, 2, t - 1, t, t + 1, 2 * t + 3, wide};
+  const int64_t cols[] = {1, t - 1, t, t + 5, 2 * t};
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+      for (int64_t n = 2; n <= 3; n++)
+        for (int64_t pad = 0; pad <= 3; pad += 3) {
+          if ((size_t)(n * rows[r] * cols[c]) * es > 32768) continue;
+          check_side(fn, es, rows[r], cols[c], n, pad, 0);
+          check_side(fn, es, rows[r], cols[c], n, pad, 3 * es);
+        }
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -466,6 +514,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, streamed_panels_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, packed_destinations_over_several_panels_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, seamed_calls_along_the_rows_match_the_naive_loop, 0, 4);
+  tcase_add_loop_test(shapes, slices_side_by_side_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

@@ -182,12 +182,12 @@ static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
 /* n slices side by side from dst and src (see side_by_side), through
  * stage, as many columns at a time as it holds: each slice's transpose
  * into its columns of the stage's rows, then the rows out; or, where the
- * CPU has the kernel (AVX-512) and the block is whole tiles, the
- * kernel's tiles in bands across the slices and its stores of the rows
- * (transpose_side.h, transpose_avx512.c): bench_access at 1 MiB, F32
- * (2,1,0), two runs of three rounds each in turn, 0.56-0.57 ->
- * 0.62-0.63. Every source row at once: only cached batches go side by
- * side, and only streamed ones in bands. */
+ * CPU has the kernel (AVX-512), the kernel's tiles in bands across the
+ * slices and its stores of the rows (transpose_side.h,
+ * transpose_avx512.c): bench_access at 1 MiB, F32 (2,1,0), two runs of
+ * three rounds each in turn, 0.56-0.57 -> 0.62-0.63. Every source row at
+ * once: only cached batches go side by side, and only streamed ones in
+ * bands. */
 static void transpose_side_by_side(const tile_job *j, char *dst, const char *src, int64_t n, char *stage) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
@@ -196,7 +196,7 @@ static void transpose_side_by_side(const tile_job *j, char *dst, const char *src
   int64_t block = SIDE_STAGE_BYTES / run;
   for (int64_t c0 = 0; c0 < cols; c0 += block) {
     int64_t nc = cols - c0 < block ? cols - c0 : block;
-    if (j->side_fn && lt__side_fits(rows, nc, (size_t)es)) {
+    if (j->side_fn) {
       j->side_fn(dst + c0 * a->dst_strides[k] * es, a->dst_strides[k], src + c0 * es, a->src_strides[in], rows, nc, n,
                  cols, stage);
       continue;

@@ -80,7 +80,7 @@ extern const lt__transpose_seamed_fn lt__transpose_avx512vbmi_seamed_table[3];
  * dst[c * dst_ld + s * rows + r] = src[r * src_ld + s * src_step + c] for
  * 0 <= r < rows, 0 <= c < cols, 0 <= s < n, leading dimensions and
  * src_step in elements. stage holds n * rows * cols elements, 64-byte
- * aligned, and rows and cols are whole tiles (lt__side_fits). */
+ * aligned. */
 typedef void (*lt__transpose_side_fn)(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
                                       int64_t cols, int64_t n, int64_t src_step, char *stage);
 /* That kernel where this CPU runs AVX-512 (bytes from VBMI tiles where
@@ -88,12 +88,6 @@ typedef void (*lt__transpose_side_fn)(char *dst, int64_t dst_ld, const char *src
 lt__transpose_side_fn lt__transpose_side_kernel(size_t es);
 extern const lt__transpose_side_fn lt__transpose_avx512_side_table[4];
 extern const lt__transpose_side_fn lt__transpose_avx512vbmi_side_table[4];
-
-/* Whether rows by cols is whole tiles of es-byte elements. */
-static inline bool lt__side_fits(int64_t rows, int64_t cols, size_t es) {
-  int64_t t = 64 / (int64_t)es;
-  return rows % t == 0 && cols % t == 0;
-}
 
 /* The calls of a seamed kernel over the same n destination rows, dld
  * bytes apart, and what their seams leave to write: seams holds two

@@ -4,7 +4,7 @@
 #ifndef LT_TRANSPOSE_SIDE_H
 #define LT_TRANSPOSE_SIDE_H
 
-#include "transpose_tiling.h"
+#include "transpose_tiled.h"
 
 /* The stage is laid out as the destination: row c holds slice 0's rows
  * elements of column c, then slice 1's, and so on. The tiles go a band
@@ -14,18 +14,35 @@
  * ratio to memcpy, two runs each, slice after slice -> bands across
  * them: [64, 64, 64] 0.60 -> 0.62, [128, 64, 32] 0.48-0.49 -> 0.56-0.58,
  * [64, 32, 128] (column blocks) 0.55-0.58 -> 0.58-0.59, [32, 64, 128]
- * 0.59-0.60 -> 0.60-0.61, [16, 64, 256] level (0.31). */
+ * 0.59-0.60 -> 0.60-0.61, [16, 64, 256] level (0.31). Each slice's
+ * partial tiles, past the full ones, go to the path's edge kernel; the
+ * stage's rows then start off a line wherever a slice's rows are not
+ * whole tiles. Same-run ratio to memcpy, two runs each in turn, a slice
+ * at a time -> the kernel: F32 (2,1,0) of [63, 65, 64] 0.43 -> 0.45-0.46,
+ * [65, 63, 64] 0.35-0.36 -> 0.41, [40, 128, 32] 0.27-0.29 -> 0.33-0.34,
+ * [31, 33, 64], [32, 64, 100], [64, 16, 100] and [64, 64, 63] level;
+ * bf16 [63, 65, 128] 0.33-0.35 -> 0.37-0.38; u8 [63, 65, 256] level; F64
+ * [31, 33, 32] 0.17-0.18 -> 0.19-0.20, [32, 16, 100] 0.22-0.23 ->
+ * 0.24-0.26. */
 static inline __attribute__((always_inline)) void lt__tiles_side_by_side(char *stage, const char *src, int64_t sld,
                                                                          int64_t rows, int64_t cols, int64_t n,
                                                                          int64_t src_step, int64_t es,
-                                                                         lt__tile_fn tile) {
-  const int64_t t = 64 / es, run = n * rows * es;
-  for (int64_t r = 0; r < rows; r += t)
+                                                                         lt__tile_fn tile, lt__transpose_fn edge) {
+  const int64_t t = 64 / es, run = n * rows * es, nr = rows / t * t, nc = cols / t * t;
+  for (int64_t r = 0; r < nr; r += t)
     for (int64_t s = 0; s < n; s++)
-      for (int64_t c = 0; c < cols; c += t) {
-        lt__tile_out out = {.dst = stage + c * run + (s * rows + r) * es, .dld = run, .unit = 4, .segs = 1};
+      for (int64_t c = 0; c < nc; c += t) {
+        lt__tile_out out = {
+            .dst = stage + c * run + (s * rows + r) * es, .dld = run, .unit = es < 4 ? (int)es : 4, .segs = 1};
         tile(&out, src + s * src_step * es + r * sld + c * es, sld);
       }
+  /* each slice's partial tiles: the columns past the full tiles, then the rows */
+  for (int64_t s = 0; s < n; s++) {
+    char *to = stage + s * rows * es;
+    const char *from = src + s * src_step * es;
+    lt__edge(edge, to + nc * run, n * rows, from + nc * es, sld / es, nr, cols - nc);
+    lt__edge(edge, to + nr * es, n * rows, from + nr * sld, sld / es, rows - nr, cols);
+  }
 }
 
 #endif
