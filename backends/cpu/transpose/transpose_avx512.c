@@ -431,6 +431,10 @@ SEAMED(4, tile4, edge4, )
  * Inlined into the loop over rows, [16, 64, 256] ran at 0.26 ([32, 64,
  * 128] level); one 16-byte load and store after another, inlined,
  * 0.26-0.31 and 0.51-0.58. */
+static inline void side_move16(char *dst, const char *from) {
+  _mm_storeu_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)from));
+}
+
 __attribute__((noinline)) static void side_narrow_row(char *dst, const char *from, int64_t run) {
   int64_t off = 0;
   for (; off + 64 <= run; off += 64) {
@@ -442,12 +446,10 @@ __attribute__((noinline)) static void side_narrow_row(char *dst, const char *fro
     _mm_storeu_si128(q + 2, c);
     _mm_storeu_si128(q + 3, d);
   }
-  for (; off + 16 <= run; off += 16)
-    _mm_storeu_si128((__m128i *)(void *)(dst + off), _mm_loadu_si128((const __m128i *)(const void *)(from + off)));
+  for (; off + 16 <= run; off += 16) side_move16(dst + off, from + off);
   if (off == run) return;
   if (run < 16) memcpy(dst + off, from + off, (size_t)(run - off));
-  else /* the last 16 bytes, over some already written */
-    _mm_storeu_si128((__m128i *)(void *)(dst + run - 16), _mm_loadu_si128((const __m128i *)(const void *)(from + run - 16)));
+  else side_move16(dst + run - 16, from + run - 16); /* the last 16 bytes, over some already written */
 }
 
 /* Stage rows of at least this many bytes leave in 64-byte stores,
