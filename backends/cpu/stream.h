@@ -114,10 +114,13 @@ static inline void lt__prefetch_l2(const void *p, int64_t bytes) {
   for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 2);
 }
 
-/* Asks for the lines of [p, p + bytes) into L1. An asm statement: GCC 12
- * deleted a loop of nothing but __builtin_prefetch written as this one's
- * body, in a branch beside a call to lt__prefetch_l2 (ask_ahead,
- * grouped_transpose.c), and the other branch's loop with it. */
+/* Asks for the lines of [p, p + bytes) into L1, for reading or writing
+ * alike (prefetcht0). An asm statement: GCC 12 deleted loops of nothing
+ * but __builtin_prefetch, once inlined, without a word: the cached
+ * walks' asks for a tile's destination lines (lt__tile_lines_for_writing),
+ * and a loop written as this one's body in a branch beside a call to
+ * lt__prefetch_l2 (ask_ahead, grouped_transpose.c), the other branch's
+ * loop with it. */
 static inline void lt__prefetch_l1(const void *p, int64_t bytes) {
   for (int64_t b = 0; b < bytes; b += 64) {
 #if defined(__x86_64__) && defined(__GNUC__)

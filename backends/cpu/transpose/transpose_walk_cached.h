@@ -6,20 +6,9 @@
 
 #include <string.h>
 
+#include "stream.h"
 #include "transpose_tiling.h"
 #include "vendor.h"
-
-/* Asks for the line at p into L1. GCC 12 deleted a loop of nothing but
- * __builtin_prefetch once it was inlined here (the loop computes
- * nothing), which dropped the destination lines below without a word;
- * an asm statement stays. */
-static inline void lt__prefetch_kept(const char *p) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  __asm__ volatile("prefetcht0 %0" : : "m"(*p));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
 
 /* Asks for the destination lines of tile (r, c) for writing: the first
  * line of each of its rows' 64 bytes, and with both, where the rows are
@@ -27,8 +16,8 @@ static inline void lt__prefetch_kept(const char *p) {
 static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, int64_t c, bool both) {
   char *q = g->dst + c * g->dld + r * g->es;
   for (int64_t j = 0; j < g->t; j++) {
-    lt__prefetch_kept(q + j * g->dld);
-    if (both && g->off_lines) lt__prefetch_kept(q + j * g->dld + 63);
+    lt__prefetch_l1(q + j * g->dld, 1);
+    if (both && g->off_lines) lt__prefetch_l1(q + j * g->dld + 63, 1);
   }
 }
 
