@@ -474,6 +474,50 @@ START_TEST(slices_side_by_side_match_the_naive_loop) {
 }
 END_TEST
 
+/* The kernels that read rows where they lie (lt__transpose_rows_fn),
+ * with plain stores and streaming ones, against the naive loop over the
+ * destination's extent and GUARD_BYTES past it: nrows rows scattered
+ * over the source at offsets off any line, in the reverse of their order
+ * there, into destination rows on lines (the streaming kernel's
+ * condition) that have padding after their nrows elements. No kernel
+ * without AVX-512 (U8: VBMI) or for 8-byte elements. */
+static void check_rows(lt__transpose_rows_fn fn, bool streamed, size_t es, int64_t nrows, int64_t ncols) {
+  enum { MAX_ROWS = 256 };
+  int64_t pad = 64 / (int64_t)es, dst_ld = nrows + pad, row_step = ncols + 7; /* elements between source rows */
+  const char *rows[MAX_ROWS];
+  size_t src_bytes = (size_t)(nrows * row_step) * es + 5, extent = (size_t)(ncols * dst_ld) * es;
+  size_t dst_bytes = extent + GUARD_BYTES;
+  ck_assert(nrows <= MAX_ROWS && src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES);
+  fill_random(src_buf, src_bytes, (uint64_t)(nrows * 1000 + ncols));
+  for (int64_t r = 0; r < nrows; r++) rows[r] = (const char *)src_buf + 5 + (size_t)((nrows - 1 - r) * row_step) * es;
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  for (int64_t r = 0; r < nrows; r++)
+    for (int64_t c = 0; c < ncols; c++) memcpy(want_buf + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
+  fn((char *)got_buf, dst_ld, rows, nrows, ncols);
+  lt__stream_fence();
+  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
+  size_t i = 0;
+  while (got_buf[i] == want_buf[i]) i++;
+  ck_abort_msg("%s es=%zu nrows=%lld ncols=%lld: byte %zu is %#x, want %#x", streamed ? "streamed" : "plain", es,
+               (long long)nrows, (long long)ncols, i, got_buf[i], want_buf[i]);
+}
+
+START_TEST(rows_read_where_they_lie_match_the_naive_loop) {
+  size_t es = SIZES[_i];
+  int64_t t = 64 / (int64_t)es;
+  for (int streamed = 0; streamed <= 1; streamed++) {
+    lt__transpose_rows_fn fn = streamed ? lt__transpose_rows_streamed_kernel(es) : lt__transpose_rows_kernel(es);
+    ck_assert_msg((fn == NULL) == (es == 8 || !lt__transpose_kernel(es, LT__TRANSPOSE_AVX512) ||
+                                   (es == 1 && !lt__transpose_kernel(es, LT__TRANSPOSE_AVX512VBMI))),
+                  "es=%zu: a kernel where AVX-512 runs, none elsewhere", es);
+    if (!fn) continue;
+    for (int64_t nr = 1; nr <= 4; nr++)
+      for (int64_t nc = 1; nc <= 3; nc++) check_rows(fn, streamed, es, nr * t, nc * t);
+  }
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -515,6 +559,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, packed_destinations_over_several_panels_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, seamed_calls_along_the_rows_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, slices_side_by_side_match_the_naive_loop, 0, 4);
+  tcase_add_loop_test(shapes, rows_read_where_they_lie_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

@@ -128,6 +128,14 @@ lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es);
 extern const lt__transpose_rows_fn lt__transpose_rows_avx512_f32;
 extern const lt__transpose_rows_fn lt__transpose_rows_avx512_f16;
 extern const lt__transpose_rows_fn lt__transpose_rows_avx512vbmi_u8;
+/* The same with streaming stores (unfenced: the caller fences), into
+ * destination rows that begin on lines (dst and dst_ld * es multiples of
+ * 64 bytes): for outputs that outgrow the caches, from rows the caller
+ * has just read into them (grouped_transpose.c's pulled blocks). */
+lt__transpose_rows_fn lt__transpose_rows_streamed_kernel(size_t es);
+extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f32;
+extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f16;
+extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512vbmi_u8;
 
 /* One kernel table per path, indexed by log2(es). The vector tables may
  * only be called once the CPU is known to run their ISA. */
