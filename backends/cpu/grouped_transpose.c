@@ -10,7 +10,9 @@
  * then transpose the buffer into whole destination lines. (Copies too
  * small to stream skip the buffer where the CPU has a kernel that reads
  * the rows where they lie, on Intel cores only up to 1 MiB: see
- * reads_in_place and group_cols.) */
+ * reads_in_place and group_cols; streamed ones with many rows read a
+ * block of every row first, then the rows where they lie: see
+ * pulls_blocks.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
@@ -94,6 +96,7 @@ typedef struct group_plan {
   lt__transpose_fn fn;
   lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
+  int64_t pull_rows;              /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
   bool ask_l1;                    /* ask for the lines ahead into L1 (see ask_ahead) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
@@ -116,6 +119,48 @@ enum { IN_PLACE_MAX_BYTES_INTEL = 1 << 20 };
 /* Whether a copy of bytes, streamed or not, reads its rows in place. */
 static bool reads_in_place(int64_t bytes, bool streamed) {
   return lt__intel_cores() ? bytes <= IN_PLACE_MAX_BYTES_INTEL : !streamed;
+}
+
+/* A streamed copy whose group has many rows reads as many streams at
+ * once, in short visits (a call's run of each row), and one core reads
+ * such streams at half the rate of one long run: 48 streams, 512 bytes a
+ * visit, 19-27 GB/s where memory gives a sequential read 42-44 (the same
+ * reads in runs of 16 KiB: 34, 64 KiB: 39-40), slower still where the
+ * rows lie some distances apart (BHTD (3,2,1,0) F32 at 512 MiB, the
+ * gather alone: T = 43690, 19 ms; T = 43000, 30 ms). So the calls go in
+ * blocks: each row's next PULL_BLOCK_BYTES / rows bytes are read first,
+ * row after row in long runs (lt__pull), into L2 (1 MiB a core on Zen 4
+ * and 5), and the calls then transpose the block from there into
+ * streaming stores, reading the rows where they lie. F32 (3,2,1,0),
+ * same-run ratio to memcpy, two runs of each build in turn, gathered ->
+ * pulled: at 512 MiB [4, 12, 43000, 64] 0.57-0.58 -> 0.82-0.83, [8, 8,
+ * 30000, 64] 0.55-0.56 -> 0.77-0.81, [4, 12, 40960, 64] 0.56-0.62 ->
+ * 0.75-0.80, bench_access's BHTD [4, 12, 43690, 64] 0.74 -> 0.83-0.85
+ * (two threads 0.89-0.93 -> 1.04); but [8, 8, 32768, 64] 0.76-0.78 ->
+ * 0.72-0.73, and [16, 8, 16384, 64], rows 4 MiB apart, whose blocks
+ * neither L2 nor L3 holds (every row's lines in the same sets), 0.41 ->
+ * 0.38-0.40. At 64 MiB [4, 12, 5400, 64] 0.60-0.64 -> 0.83-0.84,
+ * bench_access's BHTD 0.84-0.86 -> 0.79-0.81. Blocks of 512 KiB measured
+ * 0.73-0.75 at 512 MiB, 1.5 MiB 0.70-0.84; the rows asked for instead
+ * of read (prefetcht0 or prefetcht1) 0.55-0.64 against 0.78-0.79; the
+ * next block read a few rows per call, beside the calls of this one,
+ * 0.63-0.76 against 0.82-0.85. With fewer rows the gather reads fast
+ * enough ([2, 4, T, 64], 8 rows: 0.86-0.88 gathered, 0.80-0.84 pulled).
+ * Intel cores keep the gather (not measured there). */
+enum { PULL_BLOCK_BYTES = 1 << 20, PULL_MIN_ROWS = 16 };
+
+/* Whether a streamed plan pulls its calls' rows in blocks: where the
+ * calls' runs continue one another in each row (dim outer's indices back
+ * to back in the source), the group has PULL_MIN_ROWS rows or more, this
+ * CPU has the kernel that streams from rows where they lie, and the
+ * destination's rows begin on lines (calls whose own rows do not, where
+ * other dims shift them, gather: see group_cols). */
+static bool pulls_blocks(const group_plan *g) {
+  const lt__copy_args *a = g->a;
+  int64_t es = (int64_t)g->es;
+  return g->streamed && !lt__intel_cores() && g->outer >= 0 && a->src_strides[g->outer] == a->shape[g->k] &&
+         g->rows >= PULL_MIN_ROWS && a->dst_strides[g->k] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0 &&
+         lt__transpose_rows_streamed_kernel(g->es);
 }
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
@@ -234,7 +279,8 @@ static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *
                        int64_t m, int64_t c0, int64_t c1) {
   const lt__copy_args *a = g->a;
   int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], t = 64 / es, rows = m * g->rows;
-  if (g->in_place && rows % t == 0 && (c1 - c0) % t == 0) {
+  bool on_lines = !g->pull_rows || (uintptr_t)(dst + c0 * dld * es) % 64 == 0; /* streamed: see pulls_blocks */
+  if (g->in_place && rows % t == 0 && (c1 - c0) % t == 0 && on_lines) {
     const char *at[GROUP_MAX_ROWS];
     for (int64_t r = 0; r < rows; r++) at[r] = src + g->row_at[r] + c0 * es;
     g->in_place(dst + c0 * dld * es, dld, at, rows, c1 - c0);
@@ -288,6 +334,22 @@ static lt__seam_run seam_run_of(const group_plan *g, const group_calls *c, int64
   return (lt__seam_run){.seams = seams, .n = n, .dld = g->a->dst_strides[g->k] * (int64_t)g->es};
 }
 
+/* Reads the next n indices of dim outer of each of the group's rows
+ * into the caches, from the call's source src (see pulls_blocks). */
+static void pull_block(const group_plan *g, const char *src, int64_t n) {
+  int64_t bytes = n * g->a->src_strides[g->outer] * (int64_t)g->es;
+  for (int64_t r = 0; r < g->rows; r++) lt__pull(src + g->row_at[r], bytes);
+}
+
+/* Indices of dim outer per pulled block, a multiple of the calls' q; 0
+ * where the calls do not pull (the plan's rule, or a share of part of
+ * each row's columns, whose runs would be runs no more). */
+static int64_t pull_indices(const group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
+  if (!g->pull_rows || c0 != 0 || c1 != g->a->shape[g->k]) return 0;
+  int64_t n = g->pull_rows / (g->a->src_strides[g->outer] * (int64_t)g->es) / c->q * c->q;
+  return n > c->q ? n : c->q;
+}
+
 /* One thread's share: columns [c0, c1) of dim k and indices [i0, i1) of
  * dim outer ([0, 1) without one), q per call, for every index of the
  * other dims outside the group and k (the odometer). Without memory for
@@ -301,11 +363,15 @@ static void group_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, i
   int64_t es = (int64_t)g->es;
   int64_t dst_step = g->outer >= 0 ? a->dst_strides[g->outer] * es : 0;
   int64_t src_step = g->outer >= 0 ? a->src_strides[g->outer] * es : 0;
+  int64_t block = pull_indices(g, &c, c0, c1);
   lt__odometer o = {.dst_off = 0};
   do
-    for (int64_t i = i0; i < i1; i += c.q)
-      group_cols(g, &c, run.seams ? &run : NULL, a->dst + o.dst_off + i * dst_step, a->src + o.src_off + i * src_step,
-                 i1 - i < c.q ? i1 - i : c.q, c0, c1);
+    for (int64_t i = i0; i < i1; i += c.q) {
+      const char *src = a->src + o.src_off + i * src_step;
+      if (block && (i - i0) % block == 0) pull_block(g, src, i1 - i < block ? i1 - i : block);
+      group_cols(g, &c, run.seams ? &run : NULL, a->dst + o.dst_off + i * dst_step, src, i1 - i < c.q ? i1 - i : c.q,
+                 c0, c1);
+    }
   while (lt__odometer_step(&o, a, g->outer >= 0 ? g->outer : g->first, g->k, es, es));
   if (run.seams) {
     lt__seam_run_finish(&run);
@@ -348,7 +414,9 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   take_outer(&g, g.streamed);
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
-  g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
+  g.pull_rows = pulls_blocks(&g) ? PULL_BLOCK_BYTES / g.rows : 0;
+  if (g.pull_rows) g.in_place = lt__transpose_rows_streamed_kernel(es);
+  else g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
   g.ask_l1 = !lt__intel_cores();
   fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;

@@ -131,4 +131,12 @@ static inline void lt__prefetch_l1(const void *p, int64_t bytes) {
   }
 }
 
+/* Reads one byte of every line of [p, p + bytes), in order: the lines
+ * come into the caches at the rate of a sequential read, where asks
+ * (prefetches) would return at once and leave the reads behind them
+ * (grouped_transpose.c's pulled blocks). */
+static inline void lt__pull(const void *p, int64_t bytes) {
+  for (int64_t b = 0; b < bytes; b += 64) (void)*((const volatile char *)p + b);
+}
+
 #endif

@@ -5,9 +5,10 @@
  * streamed batches of transposes (tiled_transpose.c, banded_rows), the
  * loop of step-8 gathers from memory (gather.c), the order of cached
  * transposes' tiles (transpose/transpose_walk_cached.h,
- * lt__tiles_cached) and how large a grouped transpose reads its rows in
- * place (grouped_transpose.c, reads_in_place). Each use gives its
- * figures; everywhere else one choice serves both. */
+ * lt__tiles_cached), how large a grouped transpose reads its rows in
+ * place (grouped_transpose.c, reads_in_place) and whether a streamed one
+ * pulls its rows in blocks (pulls_blocks, not measured on Intel). Each
+ * use gives its figures; everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
 
