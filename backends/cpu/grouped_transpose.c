@@ -213,6 +213,28 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
   return -1;
 }
 
+/* A streamed copy whose destination's inner dim is one tile's side
+ * (F32 (3,2,1,0) of [16, H, T, D]) goes to the tile kernels as slices of
+ * a tile's rows, one destination line each. Taken with the dims outside
+ * it over which the destination is dense, within GROUP_MAX_ROWS rows, it
+ * is a group that pulls its blocks (see lt__grouped_transpose). F32
+ * (3,2,1,0) at 512 MiB, same-run ratio to memcpy, tiles -> pulled group:
+ * [16, 8, 16384, 64] 0.40-0.41 -> 0.52-0.53, [16, 16, 8192, 64] 0.41-0.42
+ * -> 0.47-0.51, [16, 4, 32768, 64] 0.43 -> 0.72, [16, 2, 65536, 64] level
+ * (0.74-0.75); bf16 [32, 8, 16384, 64] 0.22 -> 0.38, u8 [64, 4, 32768,
+ * 64] 0.21 -> 0.26. Wider inner dims lose that way (F32 [32, 8, 8192,
+ * 64] 0.47 -> 0.46, [64, 8, 4096, 64] 0.54 -> 0.41, 512^3 (2,1,0) 0.81
+ * -> 0.50).
+ * Returns the group's first dim, or -1 where no dim joins the inner one. */
+static int tile_group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
+  int in = a->ndim - 1, j = in, k = a->transpose_dim;
+  if (a->shape[in] != t || a->dst_strides[in] != 1) return -1;
+  int64_t p = t;
+  while (j - 1 > k && a->dst_strides[j - 1] == p && p * a->shape[j - 1] <= GROUP_MAX_ROWS) p *= a->shape[--j];
+  *rows = p;
+  return j < in ? j : -1;
+}
+
 /* Where the dim just outside the group continues the destination's
  * dense run (and is not k), a call takes q of its indices: the fewest
  * that fill whole pairs of lines, within GROUP_MAX_ROWS rows; in a copy
@@ -406,12 +428,14 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   size_t es = lt__dtype_size(a->dst_dtype);
   group_plan g = {.a = a, .k = a->transpose_dim, .es = es};
   int64_t t = 64 / (int64_t)es, numel = 1;
-  g.first = group_first(a, t, &g.rows);
-  if (g.first < 0) return false;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   /* The calls' outputs are small, but together they outgrow the caches. */
   g.streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+  g.first = group_first(a, t, &g.rows);
+  bool tile_inner = g.first < 0 && g.streamed && (g.first = tile_group_first(a, t, &g.rows)) >= 0;
+  if (g.first < 0) return false;
   take_outer(&g, g.streamed);
+  if (tile_inner && !pulls_blocks(&g)) return false; /* gathered, such a group was not measured */
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   g.pull_rows = pulls_blocks(&g) ? PULL_BLOCK_BYTES / g.rows : 0;
