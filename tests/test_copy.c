@@ -1261,11 +1261,11 @@ END_TEST
  * lt__transpose_seamed_fn), forwards, with T reversed, and without
  * memory for the seams. On AMD cores with AVX-512, destination rows on
  * lines pull their source in blocks of T and read it in place (see
- * pulls_blocks): F32 and U8 above, F16 with T even, blocks not dividing
- * T, D of partial tiles (gathered from the block), and calls shifted off
- * a line by a dim outside T (F16 [2, 4, 12, 701, 64] into (D, X, T, H,
- * B): every other X gathers), and groups of an inner dim of one tile
- * with the next. */
+ * pulls_blocks): F32 and U8 above, F16 with T even, H reversed (rows
+ * before the call's first), blocks not dividing T, D of partial tiles
+ * (gathered from the block), and calls shifted off a line by a dim
+ * outside T (F16 [2, 4, 12, 701, 64] into (D, X, T, H, B): every other X
+ * gathers), and groups of an inner dim of one tile with the next. */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
@@ -1280,6 +1280,7 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy_into(LT_U8, 4, (int64_t[]){4, 12, 2800, 64}, (int[]){3, 2, 1, 0}, -1, false, 5);
   check_permuted_copy_into(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1, false, 3);
   check_permuted_copy(LT_F16, 4, (int64_t[]){4, 12, 1400, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, 1);
   check_permuted_copy(LT_F16, 5, (int64_t[]){2, 4, 12, 701, 64}, (int[]){4, 0, 3, 2, 1}, -1);
   /* A destination inner dim of one tile's side, grouped with the next
    * (see tile_group_first): F32, F16 and U8; one that the next dim would

@@ -124,8 +124,8 @@ static bool reads_in_place(int64_t bytes, bool streamed) {
 /* A streamed copy whose group has many rows reads as many streams at
  * once, in short visits (a call's run of each row), and one core reads
  * such streams at half the rate of one long run: 48 streams, 512 bytes a
- * visit, 19-27 GB/s where memory gives a sequential read 42-44 (the same
- * reads in runs of 16 KiB: 34, 64 KiB: 39-40), slower still where the
+ * visit, 17-27 GB/s where memory gives a sequential read 42-44 (the same
+ * reads in runs of 16 KiB: 34, 64 KiB: 39), slower still where the
  * rows lie some distances apart (BHTD (3,2,1,0) F32 at 512 MiB, the
  * gather alone: T = 43690, 19 ms; T = 43000, 30 ms). So the calls go in
  * blocks: each row's next PULL_BLOCK_BYTES / rows bytes are read first,
@@ -137,16 +137,16 @@ static bool reads_in_place(int64_t bytes, bool streamed) {
  * 30000, 64] 0.55-0.56 -> 0.77-0.81, [4, 12, 40960, 64] 0.56-0.62 ->
  * 0.75-0.80, bench_access's BHTD [4, 12, 43690, 64] 0.74 -> 0.83-0.85
  * (two threads 0.89-0.93 -> 1.04); but [8, 8, 32768, 64] 0.76-0.78 ->
- * 0.72-0.73, and [16, 8, 16384, 64], rows 4 MiB apart, whose blocks
- * neither L2 nor L3 holds (every row's lines in the same sets), 0.41 ->
- * 0.38-0.40. At 64 MiB [4, 12, 5400, 64] 0.60-0.64 -> 0.83-0.84,
- * bench_access's BHTD 0.84-0.86 -> 0.79-0.81. Blocks of 512 KiB measured
- * 0.73-0.75 at 512 MiB, 1.5 MiB 0.70-0.84; the rows asked for instead
- * of read (prefetcht0 or prefetcht1) 0.55-0.64 against 0.78-0.79; the
- * next block read a few rows per call, beside the calls of this one,
- * 0.63-0.76 against 0.82-0.85. With fewer rows the gather reads fast
- * enough ([2, 4, T, 64], 8 rows: 0.86-0.88 gathered, 0.80-0.84 pulled).
- * Intel cores keep the gather (not measured there). */
+ * 0.72-0.73. At 64 MiB [4, 12, 5400, 64] 0.60-0.64 -> 0.83-0.84,
+ * bench_access's BHTD 0.84-0.86 -> 0.79-0.81. Over [4, 12, T, 64] with
+ * T = 43000 and 43690 and [8, 8, T, 64] with T = 30000 and 32768 at 512
+ * MiB, blocks of 1 MiB measured 0.74-0.85, 512 KiB 0.71-0.74, 1.5 MiB
+ * 0.70-0.84; the next block read a few rows per call, beside the calls
+ * of this one, 0.63-0.76 against 0.70-0.85; over the first three, the
+ * rows asked for instead of read (prefetcht0 or prefetcht1) 0.47-0.64
+ * against 0.78-0.79. With fewer rows the gather reads fast enough ([2,
+ * 4, T, 64], 8 rows: 0.84-0.86 gathered, 0.80-0.84 pulled). Intel cores
+ * keep the gather (not measured there). */
 enum { PULL_BLOCK_BYTES = 1 << 20, PULL_MIN_ROWS = 16 };
 
 /* Whether a streamed plan pulls its calls' rows in blocks: where the
@@ -224,8 +224,8 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
  * (0.74-0.75); bf16 [32, 8, 16384, 64] 0.22 -> 0.38, u8 [64, 4, 32768,
  * 64] 0.21 -> 0.26. Wider inner dims lose that way (F32 [32, 8, 8192,
  * 64] 0.47 -> 0.46, [64, 8, 4096, 64] 0.54 -> 0.41, 512^3 (2,1,0) 0.81
- * -> 0.50).
- * Returns the group's first dim, or -1 where no dim joins the inner one. */
+ * -> 0.50). Returns the group's first dim, or -1 where no dim joins the
+ * inner one. */
 static int tile_group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
   int in = a->ndim - 1, j = in, k = a->transpose_dim;
   if (a->shape[in] != t || a->dst_strides[in] != 1) return -1;
@@ -432,7 +432,11 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   /* The calls' outputs are small, but together they outgrow the caches. */
   g.streamed = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
   g.first = group_first(a, t, &g.rows);
-  bool tile_inner = g.first < 0 && g.streamed && (g.first = tile_group_first(a, t, &g.rows)) >= 0;
+  bool tile_inner = false;
+  if (g.first < 0 && g.streamed) {
+    g.first = tile_group_first(a, t, &g.rows);
+    tile_inner = g.first >= 0;
+  }
   if (g.first < 0) return false;
   take_outer(&g, g.streamed);
   if (tile_inner && !pulls_blocks(&g)) return false; /* gathered, such a group was not measured */
