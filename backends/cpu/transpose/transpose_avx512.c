@@ -107,12 +107,12 @@ static inline __attribute__((always_inline)) const float *src_row(tile_src s, in
  * byte tiles had measured them behind, lt__tile_below), bf16 level.
  * tile must inline (always_inline): called, F32's tiles measured 0.59-0.69
  * against 0.80-0.83 (bench_access at 1 MiB, two runs each). With
- * streaming stores (stream), the walk asks for nothing: its
- * caller has just pulled the rows into L2, and the stores go around the
- * caches. Asking for the tile below's rows there, F32 (3,2,1,0) at 512
- * MiB, same-run ratio to memcpy, two runs each: [8, 8, 30000, 64]
- * 0.58-0.59 against 0.82-0.83 without, [4, 12, 43690, 64] 0.74-0.77
- * against 0.84. */
+ * streaming stores (stream), the walk asks for nothing: its caller has
+ * just pulled the rows into L2, and the stores go around the caches.
+ * Asking for the tile below's rows there, F32 (3,2,1,0) at 512 MiB,
+ * same-run ratio to memcpy, two runs each: [8, 8, 30000, 64] 0.58-0.59
+ * against 0.82-0.83 without, [4, 12, 43690, 64] 0.74-0.77 against 0.84,
+ * [4, 12, 43000, 64] 0.80-0.81 against 0.83-0.85. */
 static inline __attribute__((always_inline)) void rows_walk(char *dst, int64_t dst_ld, const char *const *rows,
                                                             int64_t nrows, int64_t ncols, int64_t es,
                                                             void (*tile)(const lt__tile_out *, tile_src), bool stream) {
