@@ -518,6 +518,66 @@ START_TEST(rows_read_where_they_lie_match_the_naive_loop) {
 }
 END_TEST
 
+/* The seamed rows kernel (lt__transpose_rows_seamed_fn) as the grouped
+ * transposes call it: two calls that continue the same destination rows
+ * (the first n1 source rows, then the next n2), each leaving its rows'
+ * ends in seams, and an lt__seam_run writing the lines where they meet
+ * and the rows' ends; into rows off lines (dst_off bytes past a line,
+ * rows dst_ld elements apart) that have padding after them, which must
+ * stay untouched, as must GUARD_BYTES past the extent. */
+static void check_rows_seamed(lt__transpose_rows_seamed_fn fn, size_t es, int64_t n1, int64_t n2, int64_t ncols,
+                              int64_t pad, size_t dst_off) {
+  enum { MAX_ROWS = 512 };
+  static _Alignas(64) char seams[2 * 192 * 128];
+  int64_t nrows = n1 + n2, dst_ld = nrows + pad, row_step = ncols + 3;
+  const char *rows[MAX_ROWS];
+  size_t src_bytes = (size_t)(nrows * row_step) * es + 7, extent = (size_t)(ncols * dst_ld) * es + dst_off;
+  size_t dst_bytes = extent + GUARD_BYTES;
+  ck_assert(nrows <= MAX_ROWS && ncols <= 192 && src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES);
+  fill_random(src_buf, src_bytes, (uint64_t)(nrows * 1000 + ncols * 10 + pad));
+  for (int64_t r = 0; r < nrows; r++) rows[r] = (const char *)src_buf + 7 + (size_t)((nrows - 1 - r) * row_step) * es;
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  for (int64_t r = 0; r < nrows; r++)
+    for (int64_t c = 0; c < ncols; c++)
+      memcpy(want_buf + dst_off + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
+  char *dst = (char *)got_buf + dst_off;
+  lt__seam_run run = {.seams = seams, .n = ncols, .dld = dst_ld * (int64_t)es};
+  fn(dst, dst_ld, rows, n1, ncols, lt__seam_run_next(&run));
+  lt__seam_run_step(&run, dst, n1 * (int64_t)es, true);
+  fn(dst + n1 * (int64_t)es, dst_ld, rows + n1, n2, ncols, lt__seam_run_next(&run));
+  lt__seam_run_step(&run, dst + n1 * (int64_t)es, n2 * (int64_t)es, true);
+  lt__seam_run_finish(&run);
+  lt__stream_fence();
+  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
+  size_t i = 0;
+  while (got_buf[i] == want_buf[i]) i++;
+  ck_abort_msg("seamed es=%zu n1=%lld n2=%lld ncols=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
+               (long long)n1, (long long)n2, (long long)ncols, (long long)pad, dst_off,
+               (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
+}
+
+START_TEST(seamed_rows_read_where_they_lie_match_the_naive_loop) {
+  size_t es = SIZES[_i];
+  int64_t t = 64 / (int64_t)es;
+  lt__transpose_rows_seamed_fn fn = lt__transpose_rows_seamed_kernel(es);
+  ck_assert_msg((fn == NULL) == (lt__transpose_rows_streamed_kernel(es) == NULL), "es=%zu", es);
+  if (!fn) return;
+  /* rows a line apart plus 1, 2, 4, 32 bytes and none; destinations on
+   * a line and off it; calls of two and three tiles */
+  static const int64_t pad_bytes[] = {65, 66, 68, 96, 64};
+  for (size_t p = 0; p < sizeof pad_bytes / sizeof pad_bytes[0]; p++) {
+    if (pad_bytes[p] % (int64_t)es) continue;
+    int64_t pad = pad_bytes[p] / (int64_t)es;
+    for (size_t off = 0; off < 64; off += 24 - 24 % es)
+      for (int64_t nc = 1; nc <= 3; nc += 2) {
+        check_rows_seamed(fn, es, 2 * t, 3 * t, nc * t, pad, off);
+        check_rows_seamed(fn, es, 3 * t, 2 * t, nc * t, pad, off);
+      }
+  }
+}
+END_TEST
+
 START_TEST(best_kernel_exists_for_every_element_size) {
   for (size_t i = 0; i < 4; i++) ck_assert_msg(lt__transpose_best(SIZES[i]) != NULL, "es=%zu", SIZES[i]);
 }
@@ -560,6 +620,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, seamed_calls_along_the_rows_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, slices_side_by_side_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, rows_read_where_they_lie_match_the_naive_loop, 0, 4);
+  tcase_add_loop_test(shapes, seamed_rows_read_where_they_lie_match_the_naive_loop, 0, 4);
   suite_add_tcase(s, shapes);
 
   TCase *no_memory = tcase_create("no_memory");

@@ -136,6 +136,17 @@ lt__transpose_rows_fn lt__transpose_rows_streamed_kernel(size_t es);
 extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f32;
 extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f16;
 extern const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512vbmi_u8;
+/* And into destination rows off lines, as a seamed kernel
+ * (lt__transpose_seamed_fn): it writes every destination line its rows
+ * cover whole and nothing else, leaving in seams (128 bytes per
+ * destination row) each row's first 64 bytes and then its last 64, for
+ * the caller's lt__seam_run. nrows at least two tiles' sides. */
+typedef void (*lt__transpose_rows_seamed_fn)(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows,
+                                             int64_t ncols, char *seams);
+lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_kernel(size_t es);
+extern const lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_avx512_f32;
+extern const lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_avx512_f16;
+extern const lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_avx512vbmi_u8;
 
 /* One kernel table per path, indexed by log2(es). The vector tables may
  * only be called once the CPU is known to run their ISA. */

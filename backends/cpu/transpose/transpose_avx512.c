@@ -4,11 +4,12 @@
  * transposes of 2 to 15 source rows of 1-, 2- and 4-byte elements; for
  * the partial tiles, blocks of 64 bytes of columns (bytes and halves)
  * or masked 16 x 16 blocks (words, and thin bands); the same tiles read
- * from rows that lie anywhere (transpose_rows_*, for grouped transposes
- * in cache); and the same tiles for batches of slices side by side
+ * from rows that lie anywhere (lt__transpose_rows_*, for grouped
+ * transposes); and the same tiles for batches of slices side by side
  * through a stage. The word transpose, the partial tiles and the thin
- * kernel are in transpose_avx512_words.h, the side-by-side kernels'
- * stores in transpose_avx512_side.h. Compiled with -mavx512f -mavx512bw
+ * kernel are in transpose_avx512_words.h, the walks of the rows kernels
+ * in transpose_avx512_rows.h, the side-by-side kernels' stores in
+ * transpose_avx512_side.h. Compiled with -mavx512f -mavx512bw
  * -mavx512vl -mavx512dq; 8-byte partial tiles go to the scalar kernel. */
 #include <immintrin.h>
 
@@ -83,7 +84,7 @@ static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
 
 /* Where a whole-row tile reads its source rows: row i at src + i * sld,
  * or, where rows is not NULL, at rows[i] + off (rows that lie anywhere,
- * see rows_walk). The strided kernels pass a constant NULL, so that their
+ * see transpose_avx512_rows.h). The strided kernels pass a constant NULL, so that their
  * loads stay a base plus a stride. */
 typedef struct tile_src {
   const char *src;
@@ -94,37 +95,6 @@ typedef struct tile_src {
 
 static inline __attribute__((always_inline)) const float *src_row(tile_src s, int64_t i) {
   return (const float *)(const void *)(s.rows ? s.rows[i] + s.off : s.src + i * s.sld);
-}
-
-/* The kernels that read rows where they lie (grouped_transpose.c): whole
- * tiles with plain stores, down columns, each then asking for the tile
- * below's source rows and destination lines, as the cached walk does on
- * Intel cores (lt__tiles_cached). On a Xeon, same-run ratio to memcpy,
- * BHTD (3,2,1,0): F32 of [4, 12, 85, 64], three runs each, without
- * asking 0.65-0.69, asking for the source alone 0.66-0.69, for both
- * 0.76-0.82; bench_access at 1 MiB, five runs each in turn, u8 0.31-0.48
- * without the destination lines, 0.45-0.53 with (where the cached walk's
- * byte tiles had measured them behind, lt__tile_below), bf16 level.
- * tile must inline (always_inline): called, F32's tiles measured 0.59-0.69
- * against 0.80-0.83 (bench_access at 1 MiB, two runs each). With
- * streaming stores (stream), the walk asks for nothing: its caller has
- * just pulled the rows into L2, and the stores go around the caches.
- * Asking for the tile below's rows there, F32 (3,2,1,0) at 512 MiB,
- * same-run ratio to memcpy, two runs each: [8, 8, 30000, 64] 0.58-0.59
- * against 0.82-0.83 without, [4, 12, 43690, 64] 0.74-0.77 against 0.84,
- * [4, 12, 43000, 64] 0.80-0.81 against 0.83-0.85. */
-static inline __attribute__((always_inline)) void rows_walk(char *dst, int64_t dst_ld, const char *const *rows,
-                                                            int64_t nrows, int64_t ncols, int64_t es,
-                                                            void (*tile)(const lt__tile_out *, tile_src), bool stream) {
-  const int64_t t = 64 / es, dld = dst_ld * es;
-  for (int64_t c = 0; c < ncols; c += t)
-    for (int64_t r = 0; r < nrows; r += t) {
-      lt__tile_out out = {.dst = dst + c * dld + r * es, .dld = dld, .stream = stream, .segs = 1};
-      tile(&out, (tile_src){.rows = rows + r, .off = c * es});
-      if (stream || r + t >= nrows) continue;
-      for (int64_t i = 0; i < t; i++) __builtin_prefetch(rows[r + t + i] + c * es, 0, 3);
-      for (int64_t j = 0; j < t; j++) __builtin_prefetch(out.dst + j * dld + t * es, 1, 3);
-    }
 }
 
 /* F32 tiles from whole-row loads and the 16 x 16 register transpose
@@ -165,25 +135,6 @@ static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out 
     else emit_row(out, out->dst + j * out->dld, j, v, mode, segs);
   }
 }
-
-static inline __attribute__((always_inline)) void plain_tile4(const lt__tile_out *out, tile_src src) {
-  rows_tile4(out, src, EMIT_PLAIN, 1);
-}
-
-static void transpose_rows_f32(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 4, plain_tile4, false);
-}
-const lt__transpose_rows_fn lt__transpose_rows_avx512_f32 = transpose_rows_f32;
-
-static inline __attribute__((always_inline)) void stream_tile4(const lt__tile_out *out, tile_src src) {
-  rows_tile4(out, src, EMIT_STREAM, 1);
-}
-
-static void transpose_rows_f32_streamed(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows,
-                                        int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 4, stream_tile4, true);
-}
-const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f32 = transpose_rows_f32_streamed;
 
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
@@ -261,25 +212,6 @@ static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out 
     }
 }
 
-static inline __attribute__((always_inline)) void plain_tile2(const lt__tile_out *out, tile_src src) {
-  rows_tile2(out, src, EMIT_PLAIN, 1);
-}
-
-static void transpose_rows_f16(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 2, plain_tile2, false);
-}
-const lt__transpose_rows_fn lt__transpose_rows_avx512_f16 = transpose_rows_f16;
-
-static inline __attribute__((always_inline)) void stream_tile2(const lt__tile_out *out, tile_src src) {
-  rows_tile2(out, src, EMIT_STREAM, 1);
-}
-
-static void transpose_rows_f16_streamed(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows,
-                                        int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 2, stream_tile2, true);
-}
-const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512_f16 = transpose_rows_f16_streamed;
-
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
   switch (emit_mode_of(out)) {
@@ -341,29 +273,6 @@ rows_tile1(const lt__tile_out *out, tile_src src, emit_mode mode) {
       emit_row(out, out->dst + (4 * j + t) * out->dld, 4 * j + t, &row[t], mode, 1);
   }
 }
-
-__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
-plain_tile1(const lt__tile_out *out, tile_src src) {
-  rows_tile1(out, src, EMIT_PLAIN);
-}
-
-__attribute__((target("avx512vbmi"))) static void transpose_rows_u8(char *dst, int64_t dst_ld, const char *const *rows,
-                                                                   int64_t nrows, int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 1, plain_tile1, false);
-}
-const lt__transpose_rows_fn lt__transpose_rows_avx512vbmi_u8 = transpose_rows_u8;
-
-__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
-stream_tile1(const lt__tile_out *out, tile_src src) {
-  rows_tile1(out, src, EMIT_STREAM);
-}
-
-__attribute__((target("avx512vbmi"))) static void transpose_rows_u8_streamed(char *dst, int64_t dst_ld,
-                                                                            const char *const *rows, int64_t nrows,
-                                                                            int64_t ncols) {
-  rows_walk(dst, dst_ld, rows, nrows, ncols, 1, stream_tile1, true);
-}
-const lt__transpose_rows_fn lt__transpose_rows_streamed_avx512vbmi_u8 = transpose_rows_u8_streamed;
 
 __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
@@ -454,6 +363,15 @@ SEAMED(1, tile1, narrow_edge1_bw, )
 SEAMED(1, tile1_rows, narrow_edge1, __attribute__((target("avx512vbmi"))))
 SEAMED(2, tile2, narrow_edge2, )
 SEAMED(4, tile4, edge4, )
+
+/* The kernels that read rows where they lie, from the whole-row tiles,
+ * one tile at a time. */
+#include "transpose_avx512_rows.h"
+#define ONE_TILE4(out, src, mode) rows_tile4(out, src, mode, 1)
+#define ONE_TILE2(out, src, mode) rows_tile2(out, src, mode, 1)
+ROWS(4, avx512_f32, ONE_TILE4, )
+ROWS(2, avx512_f16, ONE_TILE2, )
+ROWS(1, avx512vbmi_u8, rows_tile1, __attribute__((target("avx512vbmi"))))
 
 /* n slices side by side (lt__transpose_side_fn), each path's tiles and
  * edges. */

@@ -64,6 +64,12 @@ lt__transpose_rows_fn lt__transpose_rows_streamed_kernel(size_t es) {
   return es == 4 ? lt__transpose_rows_streamed_avx512_f32 : es == 2 ? lt__transpose_rows_streamed_avx512_f16 : NULL;
 }
 
+lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_kernel(size_t es) {
+  if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
+  if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_seamed_avx512vbmi_u8 : NULL;
+  return es == 4 ? lt__transpose_rows_seamed_avx512_f32 : es == 2 ? lt__transpose_rows_seamed_avx512_f16 : NULL;
+}
+
 lt__transpose_seamed_fn lt__transpose_seamed_kernel(size_t es) {
   if (es != 1 && es != 2 && es != 4) return NULL;
   if (path_runs(LT__TRANSPOSE_AVX512VBMI)) return lt__transpose_avx512vbmi_seamed_table[size_index(es)];
