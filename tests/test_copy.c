@@ -1259,13 +1259,15 @@ END_TEST
  * not a multiple of 4, a destination a few elements into the buffer)
  * take the seamed calls, whose row ends meet between calls (see
  * lt__transpose_seamed_fn), forwards, with T reversed, and without
- * memory for the seams. On AMD cores with AVX-512, destination rows on
- * lines pull their source in blocks of T and read it in place (see
- * pulls_blocks): F32 and U8 above, F16 with T even, H reversed (rows
- * before the call's first), blocks not dividing T, D of partial tiles
- * (gathered from the block), and calls shifted off a line by a dim
- * outside T (F16 [2, 4, 12, 701, 64] into (D, X, T, H, B): every other X
- * gathers), and groups of an inner dim of one tile with the next. */
+ * memory for the seams. On AMD cores with AVX-512, F32 and F16 pull
+ * their source in blocks of T and read it in place (see pulls_blocks):
+ * into rows on lines (F32 above, F16 with T even, H reversed: rows
+ * before the call's first), or off them through seams (F16 with T odd,
+ * F32 into a destination 3 elements into its buffer); blocks not
+ * dividing T, D of partial tiles (gathered from the block), calls
+ * shifted off a line by a dim outside T (F16 [2, 4, 12, 701, 64] into
+ * (D, X, T, H, B): every other X gathers), and groups of an inner dim of
+ * one tile with the next. */
 START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_element) {
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 1100, 40}, (int[]){3, 2, 1, 0}, -1);
@@ -1283,9 +1285,10 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 700, 64}, (int[]){3, 2, 1, 0}, 1);
   check_permuted_copy(LT_F16, 5, (int64_t[]){2, 4, 12, 701, 64}, (int[]){4, 0, 3, 2, 1}, -1);
   /* A destination inner dim of one tile's side, grouped with the next
-   * (see tile_group_first): F32, F16 and U8; one that the next dim would
-   * take past 512 rows (left to the tile kernels), a destination off a
-   * line (no pulls: the tile kernels too), a reversed T. */
+   * (see tile_group_first): F32 and F16 (U8, which does not pull, left
+   * to the tile kernels); one that the next dim would take past 512 rows
+   * (left to them too), a destination off a line (pulled through seams),
+   * a reversed T (no pulls: the tile kernels). */
   check_permuted_copy(LT_F32, 4, (int64_t[]){16, 8, 261, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_F16, 4, (int64_t[]){32, 4, 521, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy(LT_U8, 4, (int64_t[]){64, 2, 1031, 64}, (int[]){3, 2, 1, 0}, -1);

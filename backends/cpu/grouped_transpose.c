@@ -96,7 +96,8 @@ typedef struct group_plan {
   lt__transpose_fn fn;
   lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
-  int64_t pull_rows;              /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
+  lt__transpose_rows_seamed_fn in_place_seamed; /* pulled, destination rows off lines: their kernel, or NULL */
+  int64_t pull_rows; /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
   bool ask_l1;                    /* ask for the lines ahead into L1 (see ask_ahead) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
@@ -149,18 +150,30 @@ static bool reads_in_place(int64_t bytes, bool streamed) {
  * keep the gather (not measured there). */
 enum { PULL_BLOCK_BYTES = 1 << 20, PULL_MIN_ROWS = 16 };
 
+/* Whether the destination's rows all begin on lines. */
+static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
+  return a->dst_strides[a->transpose_dim] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
+}
+
 /* Whether a streamed plan pulls its calls' rows in blocks: where the
  * calls' runs continue one another in each row (dim outer's indices back
- * to back in the source), the group has PULL_MIN_ROWS rows or more, this
- * CPU has the kernel that streams from rows where they lie, and the
- * destination's rows begin on lines (calls whose own rows do not, where
- * other dims shift them, gather: see group_cols). */
+ * to back in the source), the group has PULL_MIN_ROWS rows or more, the
+ * elements are of 2 or 4 bytes, and this CPU has the kernel that streams
+ * from rows where they lie into the destination's rows, on lines or
+ * (seamed) off them. Calls that kernel cannot take gather: see
+ * group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
+ * bytes a T index, every other one off a line), same-run ratio to
+ * memcpy, two runs of each build in turn: 0.48-0.49 gathered -> 0.62-0.64
+ * pulled; bf16 BHTD (bench_access's, T odd) level (0.57-0.60 ->
+ * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
+ * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
+ * gathered, 0.53-0.61 pulled. */
 static bool pulls_blocks(const group_plan *g) {
   const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es;
+  bool kernel = rows_on_lines(a, (int64_t)g->es) ? lt__transpose_rows_streamed_kernel(g->es) != NULL
+                                                 : g->seamed && lt__transpose_rows_seamed_kernel(g->es);
   return g->streamed && !lt__intel_cores() && g->outer >= 0 && a->src_strides[g->outer] == a->shape[g->k] &&
-         g->rows >= PULL_MIN_ROWS && a->dst_strides[g->k] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0 &&
-         lt__transpose_rows_streamed_kernel(g->es);
+         g->rows >= PULL_MIN_ROWS && g->es >= 2 && kernel;
 }
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
@@ -221,8 +234,8 @@ static int group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
  * (3,2,1,0) at 512 MiB, same-run ratio to memcpy, tiles -> pulled group:
  * [16, 8, 16384, 64] 0.40-0.41 -> 0.52-0.53, [16, 16, 8192, 64] 0.41-0.42
  * -> 0.47-0.51, [16, 4, 32768, 64] 0.43 -> 0.72, [16, 2, 65536, 64] level
- * (0.74-0.75); bf16 [32, 8, 16384, 64] 0.22 -> 0.38, u8 [64, 4, 32768,
- * 64] 0.21 -> 0.26. Wider inner dims lose that way (F32 [32, 8, 8192,
+ * (0.74-0.75); bf16 [32, 8, 16384, 64] 0.22 -> 0.38 (bytes do not pull:
+ * see pulls_blocks). Wider inner dims lose that way (F32 [32, 8, 8192,
  * 64] 0.47 -> 0.46, [64, 8, 4096, 64] 0.54 -> 0.41, 512^3 (2,1,0) 0.81
  * -> 0.50). Returns the group's first dim, or -1 where no dim joins the
  * inner one. */
@@ -278,6 +291,30 @@ static void fill_row_offsets(group_plan *g) {
       g->row_at[i * g->rows + r] = g->row_at[r] + i * a->src_strides[g->outer] * (int64_t)g->es;
 }
 
+/* Columns [c0, c1) of a call's rows transposed from where they lie, where
+ * the plan has a kernel for that and the call fits it: whole tiles; for
+ * the streaming kernel, destination rows on lines (another dim may shift
+ * a call's off them: see pulls_blocks); for the seamed one, two tiles of
+ * rows or more and the calls' seam run. Returns whether it did. */
+static bool in_place_cols(const group_plan *g, lt__seam_run *run, char *dst, const char *src, int64_t rows,
+                          int64_t c0, int64_t c1) {
+  int64_t es = (int64_t)g->es, dld = g->a->dst_strides[g->k], t = 64 / es;
+  char *to = dst + c0 * dld * es;
+  bool tiles = rows % t == 0 && (c1 - c0) % t == 0;
+  bool plain = g->in_place && tiles && (!g->pull_rows || (uintptr_t)to % 64 == 0);
+  bool seamed = g->in_place_seamed && run && tiles && rows >= 2 * t;
+  if (!plain && !seamed) return false;
+  const char *at[GROUP_MAX_ROWS];
+  for (int64_t r = 0; r < rows; r++) at[r] = src + g->row_at[r] + c0 * es;
+  if (plain) {
+    g->in_place(to, dld, at, rows, c1 - c0);
+    return true;
+  }
+  g->in_place_seamed(to, dld, at, rows, c1 - c0, lt__seam_run_next(run));
+  lt__seam_run_step(run, to, rows * es, true);
+  return true;
+}
+
 /* Columns [c0, c1) of dim k for the rows of m indices of dim outer (the
  * first m * g->rows rows): gathered a chunk at a time, each group row's m
  * pieces in turn (one run of the source where they lie back to back),
@@ -300,14 +337,8 @@ static void fill_row_offsets(group_plan *g) {
 static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *run, char *dst, const char *src,
                        int64_t m, int64_t c0, int64_t c1) {
   const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], t = 64 / es, rows = m * g->rows;
-  bool on_lines = !g->pull_rows || (uintptr_t)(dst + c0 * dld * es) % 64 == 0; /* streamed: see pulls_blocks */
-  if (g->in_place && rows % t == 0 && (c1 - c0) % t == 0 && on_lines) {
-    const char *at[GROUP_MAX_ROWS];
-    for (int64_t r = 0; r < rows; r++) at[r] = src + g->row_at[r] + c0 * es;
-    g->in_place(dst + c0 * dld * es, dld, at, rows, c1 - c0);
-    return;
-  }
+  int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], rows = m * g->rows;
+  if (in_place_cols(g, run, dst, src, rows, c0, c1)) return;
   for (int64_t col = c0; col < c1; col += c->chunk) {
     int64_t w = c1 - col < c->chunk ? c1 - col : c->chunk;
     for (int64_t row = 0; row < g->rows; row++)
@@ -439,11 +470,12 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   }
   if (g.first < 0) return false;
   take_outer(&g, g.streamed);
-  if (tile_inner && !pulls_blocks(&g)) return false; /* gathered, such a group was not measured */
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   g.pull_rows = pulls_blocks(&g) ? PULL_BLOCK_BYTES / g.rows : 0;
-  if (g.pull_rows) g.in_place = lt__transpose_rows_streamed_kernel(es);
+  if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
+  if (g.pull_rows && rows_on_lines(a, (int64_t)es)) g.in_place = lt__transpose_rows_streamed_kernel(es);
+  else if (g.pull_rows) g.in_place_seamed = lt__transpose_rows_seamed_kernel(es);
   else g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
   g.ask_l1 = !lt__intel_cores();
   fill_row_offsets(&g);
