@@ -61,9 +61,18 @@ static void naive_transpose(unsigned char *dst, const unsigned char *src, const 
 /* Bytes past the destination's extent that must stay untouched too. */
 #define GUARD_BYTES 65536
 
+/* The first of the n bytes where got_buf and want_buf differ, or n where
+ * none does (memcmp first: Check reports every passing assert through a
+ * pipe). */
+static size_t first_difference(size_t n) {
+  if (memcmp(got_buf, want_buf, n) == 0) return n;
+  size_t i = 0;
+  while (got_buf[i] == want_buf[i]) i++;
+  return i;
+}
+
 /* Runs k on l and compares the whole destination extent, padding
- * included, and GUARD_BYTES past it with the naive loop's (with memcmp:
- * Check reports every passing assert through a pipe). */
+ * included, and GUARD_BYTES past it with the naive loop's. */
 static void check_layout(const kernel_under_test *k, const layout *l) {
   size_t src_bytes = (size_t)(l->rows * l->src_ld) * k->es + l->src_off;
   size_t extent = (size_t)(l->cols * l->dst_ld) * k->es + l->dst_off;
@@ -75,9 +84,8 @@ static void check_layout(const kernel_under_test *k, const layout *l) {
   naive_transpose(want_buf + l->dst_off, src_buf + l->src_off, l, k->es);
   k->fn((char *)got_buf + l->dst_off, l->dst_ld, (const char *)src_buf + l->src_off, l->src_ld, l->rows, l->cols);
   lt__stream_fence(); /* the streamed kernels leave it to their caller */
-  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
-  size_t i = 0;
-  while (got_buf[i] == want_buf[i]) i++;
+  size_t i = first_difference(dst_bytes);
+  if (i == dst_bytes) return;
   ck_abort_msg("%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu: "
                "byte %lld is %#x, want %#x",
                k->path, k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld, (long long)l->dst_ld,
@@ -448,9 +456,8 @@ static void check_side(lt__transpose_side_fn fn, size_t es, int64_t rows, int64_
         memcpy(want_buf + dst_off + (size_t)(c * dst_ld + s * rows + r) * es,
                src_buf + (size_t)(r * src_ld + s * src_step + c) * es, es);
   fn((char *)got_buf + dst_off, dst_ld, (const char *)src_buf, src_ld, rows, cols, n, src_step, stage);
-  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
-  size_t i = 0;
-  while (got_buf[i] == want_buf[i]) i++;
+  size_t i = first_difference(dst_bytes);
+  if (i == dst_bytes) return;
   ck_abort_msg("es=%zu rows=%lld cols=%lld n=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
                (long long)rows, (long long)cols, (long long)n, (long long)pad, dst_off,
                (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
@@ -496,9 +503,8 @@ static void check_rows(lt__transpose_rows_fn fn, bool streamed, size_t es, int64
     for (int64_t c = 0; c < ncols; c++) memcpy(want_buf + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
   fn((char *)got_buf, dst_ld, rows, nrows, ncols);
   lt__stream_fence();
-  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
-  size_t i = 0;
-  while (got_buf[i] == want_buf[i]) i++;
+  size_t i = first_difference(dst_bytes);
+  if (i == dst_bytes) return;
   ck_abort_msg("%s es=%zu nrows=%lld ncols=%lld: byte %zu is %#x, want %#x", streamed ? "streamed" : "plain", es,
                (long long)nrows, (long long)ncols, i, got_buf[i], want_buf[i]);
 }
@@ -549,9 +555,8 @@ static void check_rows_seamed(lt__transpose_rows_seamed_fn fn, size_t es, int64_
   lt__seam_run_step(&run, dst + n1 * (int64_t)es, n2 * (int64_t)es, true);
   lt__seam_run_finish(&run);
   lt__stream_fence();
-  if (memcmp(got_buf, want_buf, dst_bytes) == 0) return;
-  size_t i = 0;
-  while (got_buf[i] == want_buf[i]) i++;
+  size_t i = first_difference(dst_bytes);
+  if (i == dst_bytes) return;
   ck_abort_msg("seamed es=%zu n1=%lld n2=%lld ncols=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
                (long long)n1, (long long)n2, (long long)ncols, (long long)pad, dst_off,
                (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
