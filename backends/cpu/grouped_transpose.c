@@ -96,8 +96,8 @@ typedef struct group_plan {
   lt__transpose_fn fn;
   lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
   lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
-  lt__transpose_rows_seamed_fn in_place_seamed; /* pulled, destination rows off lines: their kernel, or NULL */
-  int64_t pull_rows; /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
+  lt__transpose_rows_seamed_fn in_place_seamed; /* pulled into rows off lines: its kernel, or NULL */
+  int64_t pull_rows;              /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
   bool ask_l1;                    /* ask for the lines ahead into L1 (see ask_ahead) */
   int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
 } group_plan;
@@ -155,25 +155,27 @@ static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
   return a->dst_strides[a->transpose_dim] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
 }
 
-/* Whether a streamed plan pulls its calls' rows in blocks: where the
- * calls' runs continue one another in each row (dim outer's indices back
- * to back in the source), the group has PULL_MIN_ROWS rows or more, the
- * elements are of 2 or 4 bytes, and this CPU has the kernel that streams
- * from rows where they lie into the destination's rows, on lines or
- * (seamed) off them. Calls that kernel cannot take gather: see
- * group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
+/* Whether a streamed plan pulls its calls' rows in blocks, choosing the
+ * kernel its calls then take (g->in_place into destination rows on
+ * lines, g->in_place_seamed off them): where the calls' runs continue
+ * one another in each row (dim outer's indices back to back in the
+ * source), the group has PULL_MIN_ROWS rows or more, the elements are of
+ * 2 or 4 bytes, and this CPU has that kernel. Calls it cannot take
+ * gather: see group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
  * bytes a T index, every other one off a line), same-run ratio to
  * memcpy, two runs of each build in turn: 0.48-0.49 gathered -> 0.62-0.64
  * pulled; bf16 BHTD (bench_access's, T odd) level (0.57-0.60 ->
  * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
  * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
  * gathered, 0.53-0.61 pulled. */
-static bool pulls_blocks(const group_plan *g) {
+static bool pulls_blocks(group_plan *g) {
   const lt__copy_args *a = g->a;
-  bool kernel = rows_on_lines(a, (int64_t)g->es) ? lt__transpose_rows_streamed_kernel(g->es) != NULL
-                                                 : g->seamed && lt__transpose_rows_seamed_kernel(g->es);
-  return g->streamed && !lt__intel_cores() && g->outer >= 0 && a->src_strides[g->outer] == a->shape[g->k] &&
-         g->rows >= PULL_MIN_ROWS && g->es >= 2 && kernel;
+  if (!g->streamed || lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
+      g->rows < PULL_MIN_ROWS || g->es < 2)
+    return false;
+  if (rows_on_lines(a, (int64_t)g->es)) g->in_place = lt__transpose_rows_streamed_kernel(g->es);
+  else if (g->seamed) g->in_place_seamed = lt__transpose_rows_seamed_kernel(g->es);
+  return g->in_place || g->in_place_seamed;
 }
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
@@ -474,9 +476,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   g.pull_rows = pulls_blocks(&g) ? PULL_BLOCK_BYTES / g.rows : 0;
   if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
-  if (g.pull_rows && rows_on_lines(a, (int64_t)es)) g.in_place = lt__transpose_rows_streamed_kernel(es);
-  else if (g.pull_rows) g.in_place_seamed = lt__transpose_rows_seamed_kernel(es);
-  else g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
+  if (!g.pull_rows) g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
   g.ask_l1 = !lt__intel_cores();
   fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;

@@ -84,8 +84,8 @@ static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
 
 /* Where a whole-row tile reads its source rows: row i at src + i * sld,
  * or, where rows is not NULL, at rows[i] + off (rows that lie anywhere,
- * see transpose_avx512_rows.h). The strided kernels pass a constant NULL, so that their
- * loads stay a base plus a stride. */
+ * see transpose_avx512_rows.h). The strided kernels pass a constant
+ * NULL, so that their loads stay a base plus a stride. */
 typedef struct tile_src {
   const char *src;
   int64_t sld;

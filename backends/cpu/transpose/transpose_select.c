@@ -52,22 +52,29 @@ lt__transpose_fn lt__transpose_best_streamed(size_t es) {
   return NULL;
 }
 
+/* Whether this CPU runs the kernels that read rows where they lie, for
+ * es-byte elements: AVX-512, with VBMI for bytes; none for 8 bytes. */
+static bool rows_kernels_run(size_t es) {
+  if (es != 1 && es != 2 && es != 4) return false;
+  return path_runs(es == 1 ? LT__TRANSPOSE_AVX512VBMI : LT__TRANSPOSE_AVX512);
+}
+
 lt__transpose_rows_fn lt__transpose_rows_kernel(size_t es) {
-  if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
-  if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_avx512vbmi_u8 : NULL;
-  return es == 4 ? lt__transpose_rows_avx512_f32 : es == 2 ? lt__transpose_rows_avx512_f16 : NULL;
+  if (!rows_kernels_run(es)) return NULL;
+  if (es == 1) return lt__transpose_rows_avx512vbmi_u8;
+  return es == 4 ? lt__transpose_rows_avx512_f32 : lt__transpose_rows_avx512_f16;
 }
 
 lt__transpose_rows_fn lt__transpose_rows_streamed_kernel(size_t es) {
-  if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
-  if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_streamed_avx512vbmi_u8 : NULL;
-  return es == 4 ? lt__transpose_rows_streamed_avx512_f32 : es == 2 ? lt__transpose_rows_streamed_avx512_f16 : NULL;
+  if (!rows_kernels_run(es)) return NULL;
+  if (es == 1) return lt__transpose_rows_streamed_avx512vbmi_u8;
+  return es == 4 ? lt__transpose_rows_streamed_avx512_f32 : lt__transpose_rows_streamed_avx512_f16;
 }
 
 lt__transpose_rows_seamed_fn lt__transpose_rows_seamed_kernel(size_t es) {
-  if (!path_runs(LT__TRANSPOSE_AVX512)) return NULL;
-  if (es == 1) return path_runs(LT__TRANSPOSE_AVX512VBMI) ? lt__transpose_rows_seamed_avx512vbmi_u8 : NULL;
-  return es == 4 ? lt__transpose_rows_seamed_avx512_f32 : es == 2 ? lt__transpose_rows_seamed_avx512_f16 : NULL;
+  if (!rows_kernels_run(es)) return NULL;
+  if (es == 1) return lt__transpose_rows_seamed_avx512vbmi_u8;
+  return es == 4 ? lt__transpose_rows_seamed_avx512_f32 : lt__transpose_rows_seamed_avx512_f16;
 }
 
 lt__transpose_seamed_fn lt__transpose_seamed_kernel(size_t es) {
