@@ -481,6 +481,25 @@ START_TEST(slices_side_by_side_match_the_naive_loop) {
 }
 END_TEST
 
+/* For the rows kernels: nrows source rows of ncols random elements,
+ * row_step elements apart from lead bytes into src_buf (off any line),
+ * listed in rows in the reverse of their order there; want_buf gets
+ * their transpose dst_off bytes in, its rows dst_ld elements apart, and
+ * both destination buffers 0xA5 over dst_bytes. */
+static void rows_case(const char **rows, int64_t nrows, int64_t ncols, int64_t row_step, size_t lead, int64_t dst_ld,
+                      size_t dst_off, size_t dst_bytes, size_t es) {
+  size_t src_bytes = (size_t)(nrows * row_step) * es + lead;
+  ck_assert(src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES);
+  fill_random(src_buf, src_bytes, (uint64_t)(nrows * 1000 + ncols * 10 + dst_ld));
+  for (int64_t r = 0; r < nrows; r++)
+    rows[r] = (const char *)src_buf + lead + (size_t)((nrows - 1 - r) * row_step) * es;
+  memset(got_buf, 0xA5, dst_bytes);
+  memset(want_buf, 0xA5, dst_bytes);
+  for (int64_t r = 0; r < nrows; r++)
+    for (int64_t c = 0; c < ncols; c++)
+      memcpy(want_buf + dst_off + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
+}
+
 /* The kernels that read rows where they lie (lt__transpose_rows_fn),
  * with plain stores and streaming ones, against the naive loop over the
  * destination's extent and GUARD_BYTES past it: nrows rows scattered
@@ -490,17 +509,11 @@ END_TEST
  * without AVX-512 (U8: VBMI) or for 8-byte elements. */
 static void check_rows(lt__transpose_rows_fn fn, bool streamed, size_t es, int64_t nrows, int64_t ncols) {
   enum { MAX_ROWS = 256 };
-  int64_t pad = 64 / (int64_t)es, dst_ld = nrows + pad, row_step = ncols + 7; /* elements between source rows */
+  int64_t dst_ld = nrows + 64 / (int64_t)es; /* a line of padding after each row */
   const char *rows[MAX_ROWS];
-  size_t src_bytes = (size_t)(nrows * row_step) * es + 5, extent = (size_t)(ncols * dst_ld) * es;
-  size_t dst_bytes = extent + GUARD_BYTES;
-  ck_assert(nrows <= MAX_ROWS && src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES);
-  fill_random(src_buf, src_bytes, (uint64_t)(nrows * 1000 + ncols));
-  for (int64_t r = 0; r < nrows; r++) rows[r] = (const char *)src_buf + 5 + (size_t)((nrows - 1 - r) * row_step) * es;
-  memset(got_buf, 0xA5, dst_bytes);
-  memset(want_buf, 0xA5, dst_bytes);
-  for (int64_t r = 0; r < nrows; r++)
-    for (int64_t c = 0; c < ncols; c++) memcpy(want_buf + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
+  size_t dst_bytes = (size_t)(ncols * dst_ld) * es + GUARD_BYTES;
+  ck_assert(nrows <= MAX_ROWS);
+  rows_case(rows, nrows, ncols, ncols + 7, 5, dst_ld, 0, dst_bytes, es);
   fn((char *)got_buf, dst_ld, rows, nrows, ncols);
   lt__stream_fence();
   size_t i = first_difference(dst_bytes);
@@ -535,18 +548,11 @@ static void check_rows_seamed(lt__transpose_rows_seamed_fn fn, size_t es, int64_
                               int64_t pad, size_t dst_off) {
   enum { MAX_ROWS = 512 };
   static _Alignas(64) char seams[2 * 192 * 128];
-  int64_t nrows = n1 + n2, dst_ld = nrows + pad, row_step = ncols + 3;
+  int64_t nrows = n1 + n2, dst_ld = nrows + pad;
   const char *rows[MAX_ROWS];
-  size_t src_bytes = (size_t)(nrows * row_step) * es + 7, extent = (size_t)(ncols * dst_ld) * es + dst_off;
-  size_t dst_bytes = extent + GUARD_BYTES;
-  ck_assert(nrows <= MAX_ROWS && ncols <= 192 && src_bytes <= BUF_BYTES && dst_bytes <= BUF_BYTES);
-  fill_random(src_buf, src_bytes, (uint64_t)(nrows * 1000 + ncols * 10 + pad));
-  for (int64_t r = 0; r < nrows; r++) rows[r] = (const char *)src_buf + 7 + (size_t)((nrows - 1 - r) * row_step) * es;
-  memset(got_buf, 0xA5, dst_bytes);
-  memset(want_buf, 0xA5, dst_bytes);
-  for (int64_t r = 0; r < nrows; r++)
-    for (int64_t c = 0; c < ncols; c++)
-      memcpy(want_buf + dst_off + (size_t)(c * dst_ld + r) * es, rows[r] + (size_t)c * es, es);
+  size_t dst_bytes = (size_t)(ncols * dst_ld) * es + dst_off + GUARD_BYTES;
+  ck_assert(nrows <= MAX_ROWS && ncols <= 192);
+  rows_case(rows, nrows, ncols, ncols + 3, 7, dst_ld, dst_off, dst_bytes, es);
   char *dst = (char *)got_buf + dst_off;
   lt__seam_run run = {.seams = seams, .n = ncols, .dld = dst_ld * (int64_t)es};
   fn(dst, dst_ld, rows, n1, ncols, lt__seam_run_next(&run));
