@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Past this many bytes of output, plain stores cost a read of every
  * destination line (read-for-ownership) that nobody needs, since the
@@ -38,6 +42,18 @@ void lt__stream_copy_ahead(char *dst, const char *src, size_t n);
  * nothing written, where this CPU has no such kernel or dst is off its
  * element alignment (the caller gathers another way); the caller fences. */
 bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es);
+
+/* One whole line from src to dst (both 64-byte aligned), streamed: for
+ * callers that put lines together one at a time, where lt__stream_copy's
+ * checks would cost more than the line. The caller fences. */
+static inline void lt__stream_line(char *dst, const char *src) {
+#if defined(__SSE2__)
+  for (int i = 0; i < 64; i += 16)
+    _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_load_si128((const __m128i *)(const void *)(src + i)));
+#else
+  memcpy(dst, src, 64);
+#endif
+}
 
 /* Whether lt__stream_strided has a kernel for step and es on this CPU
  * (it then fails only on a dst off its element alignment). */

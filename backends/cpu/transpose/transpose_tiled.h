@@ -66,36 +66,61 @@ static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c
  * streamed line ends and row c + 1's first begins holds row c's last mis
  * bytes, its tail (the edge elements past the full tiles, gathered here
  * from the source's last rows) and row c + 1's first bytes, one or two
- * whole lines, which go out streamed after the panel's tiles. Written by
- * the tiles and the edge kernel as they went, those lines took plain
- * stores that missed, and each held every streaming store behind it
- * until memory answered (same-run ratio to memcpy at 512 MiB: F32
- * batches of 201 x 816 0.73-0.75 -> 0.82-0.91; bench_access --dtype u8,
- * three runs in turn, (0,2,1) 0.33-0.48 -> 0.54-0.60, (1,2,0) 0.33-0.49
- * -> 0.53-0.60; bf16 (0,2,1) 0.60-0.63 -> 0.61-0.82, (1,2,0) 0.54-0.69
- * -> 0.66-0.78). Only the panel's first head and last tail, whose lines
- * it shares with other panels' rows, get plain stores. */
-static inline void lt__flush_ends(const lt__tiling *g, int64_t cb, int64_t width, const char *ends, char *tails,
-                                  lt__transpose_fn edge) {
-  const int64_t r_end = g->r0 + g->nrows, tail_bytes = g->tail * g->es;
-  /* the tails of the panel's rows, packed, by the edge kernel's vectors */
+ * whole lines, which go out streamed once the tiles have written row c's
+ * last segment. Written by the tiles and the edge kernel as they went,
+ * those lines took plain stores that missed, and each held every
+ * streaming store behind it until memory answered (same-run ratio to
+ * memcpy at 512 MiB: F32 batches of 201 x 816 0.73-0.75 -> 0.82-0.91;
+ * bench_access --dtype u8, three runs in turn, (0,2,1) 0.33-0.48 ->
+ * 0.54-0.60, (1,2,0) 0.33-0.49 -> 0.53-0.60; bf16 (0,2,1) 0.60-0.63 ->
+ * 0.61-0.82, (1,2,0) 0.54-0.69 -> 0.66-0.78). Only the panel's first
+ * head and last tail, whose lines it shares with other panels' rows, get
+ * plain stores. The tails of the panel's rows, packed, come first, by
+ * the edge kernel's vectors. */
+static inline void lt__panel_tails(const lt__tiling *g, int64_t cb, int64_t width, char *tails, lt__transpose_fn edge) {
+  const int64_t r_end = g->r0 + g->nrows;
   if (g->tail > 0) edge(tails, g->tail, g->src + r_end * g->sld + cb * g->es, g->sld / g->es, g->tail, width);
-  for (int64_t c = cb; c < cb + width; c++) {
+}
+
+/* The lines around the ends of the panel's rows [c0, c1) (see
+ * lt__panel_tails), once the tiles have written their last segments:
+ * each goes out just after the row's last streamed lines, beside them in
+ * memory and in time. Put out for the whole panel after its tiles, a
+ * line or two a row apart, they cost up to a fifth of the copy (F32
+ * (0,2,1) of [256, 197, 768]: 0.78 of memcpy with them, 0.94 skipped).
+ * Same-run ratio to memcpy at 512 MiB or less, two runs of each build in
+ * turn, after the panel -> after each row's tile: F32 (0,2,1) of [256,
+ * 197, 768] 0.77-0.80 -> 0.82-0.85, [512, 511, 512] 0.90 -> 0.94-0.95,
+ * (1,2,0) of [100, 300, 1000] 0.69-0.73 -> 0.76-0.83; bf16 (0,2,1) of
+ * [256, 197, 768] 0.49-0.52 -> 0.53-0.57, [512, 511, 512] 0.53-0.55 ->
+ * 0.60-0.63; bench_access's 2-D transpose (11585^2) at 512 MiB, bf16
+ * 0.70 -> 0.76, F32 level (0.82-0.85), two threads 0.97 -> 0.99; u8 and
+ * F32 [512, 511, 511] level. The line is put together by fixed copies of
+ * 64 bytes and streamed without lt__stream_copy's checks: a row's end
+ * costs a few instructions, no calls. */
+static inline void lt__flush_ends(const lt__tiling *g, int64_t cb, int64_t width, int64_t c0, int64_t c1,
+                                  const char *ends, const char *tails) {
+  const int64_t tail_bytes = g->tail * g->es;
+  for (int64_t c = c0; c < c1; c++) {
     char *head = g->dst + c * g->dld + g->r0 * g->es;
     const char *kept = ends + (c - cb) * 128;
     size_t mis = (uintptr_t)head % 64, n = mis + (size_t)tail_bytes; /* mis: the last segment's too */
     if (c == cb) memcpy(head, kept, 64 - mis);
-    _Alignas(64) char line[192];
-    memcpy(line, kept + 128 - mis, mis);
-    memcpy(line + mis, tails + (c - cb) * tail_bytes, (size_t)tail_bytes);
+    /* line (after 64 bytes of scratch): the row's last mis bytes, its
+     * tail, then row c + 1's first bytes, each put there by a copy of 64
+     * bytes whose excess the next one overwrites */
+    _Alignas(64) char buf[64 + 192], *line = buf + 64;
+    memcpy(line + mis - 64, kept + 64, 64);
+    memcpy(line + mis, tails + (c - cb) * tail_bytes, 64);
     char *at = head + g->nrows * g->es - mis;
     if (c + 1 == cb + width) {
       memcpy(at, line, n);
       continue;
     }
     size_t next = 64 - (uintptr_t)(head + g->dld) % 64; /* row c + 1's bytes up to its first line's end */
-    memcpy(line + n, kept + 128, next);
-    lt__stream_copy(at, line, n + next);
+    memcpy(line + n, kept + 128, 64);
+    lt__stream_line(at, line);
+    if (n + next > 64) lt__stream_line(at + 64, line + 64);
   }
 }
 
@@ -110,8 +135,9 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   bool aligned = g->dld % 64 == 0 && (uintptr_t)(g->dst + g->r0 * g->es) % 64 == 0;
   *merged = !g->seams && g->packed && g->nrows > g->t; /* else a row of one tile, which writes it whole */
   int64_t panel = lt__min64(LT__PANEL_ROWS, g->ncols);
-  /* the stage, then the ends and the tails, 128, 128 and under 64 bytes a row */
-  size_t stage_bytes = aligned ? 0 : (size_t)panel * (*merged ? 320 : 128);
+  /* the stage, then the ends and the tails, 128, 128 and under 64 bytes a
+   * row (and 64 more, which lt__flush_ends's copies of a tail may read) */
+  size_t stage_bytes = aligned ? 0 : (size_t)panel * (*merged ? 320 : 128) + 64;
   char *stage = aligned ? NULL : lt__alloc(stage_bytes, 64), *ends = *merged && stage ? stage + panel * 128 : NULL;
   if (!aligned && !stage) return *merged = false;
   int64_t strip = g->max_segs * g->t > LT__STRIP_ROWS ? g->max_segs * g->t : LT__STRIP_ROWS;
@@ -119,15 +145,26 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   for (int64_t cb = g->c0; cb < c_end; cb += panel) {
     int64_t width = lt__min64(panel, c_end - cb);
     char *row_ends = g->seams ? g->seams + (cb - g->c0) * 128 : ends; /* the rows' first and last segments */
-    for (int64_t rs = g->r0; rs < r_end; rs += strip)
-      for (int64_t c = cb; c < cb + width; c += g->t)
-        for (int64_t r = rs, end = lt__min64(rs + strip, r_end), segs; r < end; r += segs * g->t) {
+    char *tails = ends ? ends + panel * 128 : NULL;
+    if (ends) lt__panel_tails(g, cb, width, tails, edge);
+    for (int64_t rs = g->r0; rs < r_end; rs += strip) {
+      int64_t end = lt__min64(rs + strip, r_end), flushed = cb; /* rows before flushed: ends written */
+      for (int64_t c = cb; c < cb + width; c += g->t) {
+        for (int64_t r = rs, segs; r < end; r += segs * g->t) {
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
                       row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
           lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
         }
-    if (ends) lt__flush_ends(g, cb, width, ends, ends + panel * 128, edge);
+        /* the last strip: a row's end waits for the next row's first
+         * segment, which a panel of one strip writes only now */
+        if (ends && end == r_end) {
+          lt__flush_ends(g, cb, width, flushed, c + g->t - 1, ends, tails);
+          flushed = c + g->t - 1;
+        }
+      }
+      if (ends && end == r_end) lt__flush_ends(g, cb, width, flushed, cb + width, ends, tails);
+    }
   }
   lt__free(stage, stage_bytes, 64);
   return true;
