@@ -21,7 +21,8 @@
  * return (the streamed kernels below leave the fence to their caller).
  * That takes a buffer of up to 640 KiB from the library's allocator
  * (lt__alloc): the AVX2 path's panels, or the stage where dst's rows are
- * not 64-byte aligned (with the ends of packed rows, lt__flush_ends).
+ * not 64-byte aligned (with the ends of packed rows, lt__flush_ends; a
+ * stage of up to 24 KiB goes on the stack).
  * Without it a kernel
  * streams single tiles to aligned rows and uses plain stores, about three
  * times slower, on the others. So the planner should hand a kernel the
