@@ -1395,6 +1395,28 @@ START_TEST(large_narrow_transposes_split_by_rows_copy_every_element) {
 }
 END_TEST
 
+/* Over 8 MiB of output, a batch of small transposes whose outputs lie
+ * back to back, their rows off lines ((0,1,3,2) of [B, H, T, D], T odd),
+ * goes through a stage a slice at a time and out as one run (see
+ * tiled_transpose.c): F32, F16 and U8 slices, a destination starting off
+ * a line, a reversed dim among the outer ones, without memory for the
+ * stage, and on two threads, each writing its own run. */
+START_TEST(large_batches_of_small_transposes_into_rows_off_lines_copy_every_element) {
+  const int perm[] = {0, 1, 3, 2};
+  const int64_t f32[] = {32, 16, 77, 64};
+  check_permuted_copy(LT_F32, 4, f32, perm, -1);
+  check_permuted_copy_into(LT_F32, 4, f32, perm, -1, false, 3);
+  check_permuted_copy(LT_F32, 4, f32, perm, 1);
+  check_permuted_copy_as(LT_F32, 4, f32, perm, -1, true);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){64, 16, 77, 64}, perm, -1);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){128, 16, 77, 64}, perm, -1);
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  check_permuted_copy_into(LT_F32, 4, f32, perm, -1, false, 5);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
+
 /* Over 8 MiB of output, permutations that keep the inner dim stream its
  * runs; runs that do not fill whole lines, or a destination that starts
  * inside one, go in the destination's order with each line put together
@@ -1933,6 +1955,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
   tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
+  tcase_add_test(large, large_batches_of_small_transposes_into_rows_off_lines_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);

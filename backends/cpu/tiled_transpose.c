@@ -207,21 +207,30 @@ static void transpose_side_by_side(const tile_job *j, char *dst, const char *src
   }
 }
 
-/* Outer indices [i0, i1) (the dims other than k and the innermost, in
- * row-major order), every column of k each, a band of rows at a time. */
-static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
-  const tile_job *j = ctx;
-  const lt__copy_args *a = j->a;
+/* The odometer over the outer dims (those other than k and the
+ * innermost, in row-major order) at outer index i. */
+static lt__odometer odometer_at(const lt__copy_args *a, int64_t i) {
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
   lt__odometer at = {.dst_off = 0};
-  for (int64_t i = i0, d = in - 1; d >= 0; d--) { /* the odometer at i0 */
+  for (int d = in - 1; d >= 0; d--) {
     if (d == k) continue;
     at.idx[d] = i % a->shape[d];
     i /= a->shape[d];
     at.dst_off += at.idx[d] * a->dst_strides[d] * es;
     at.src_off += at.idx[d] * a->src_strides[d] * es;
   }
+  return at;
+}
+
+/* Outer indices [i0, i1), every column of k each, a band of rows at a
+ * time. */
+static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
+  const tile_job *j = ctx;
+  const lt__copy_args *a = j->a;
+  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
+  int in = a->ndim - 1, k = a->transpose_dim;
+  lt__odometer at = odometer_at(a, i0);
   /* without a stage, one slice at a time */
   char *stage = j->side > 1 ? lt__alloc(SIDE_STAGE_BYTES, 64) : NULL;
   int b = odometer_inner(a);
@@ -244,6 +253,65 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
   if (j->streamed) lt__stream_fence();
 }
 
+/* A streamed batch of small transposes whose outputs lie back to back
+ * (the destination dense as a whole), each output's rows off lines:
+ * (0,1,3,2) of [B, H, T, D] with T odd, attention's keys turned to D x
+ * T. Streamed from the tiles, each slice starts and ends its rows inside
+ * lines (the first and the last in plain stores) and pays a walk's
+ * set-up for a few KiB. Here each slice is transposed into a stage in
+ * L1 with plain stores, and the stages go out as one run of streaming
+ * stores (lt__run_stream), which keeps whole the lines that one slice's
+ * output shares with the next. Same-run ratio to memcpy, streamed from
+ * the tiles -> staged, F32 (0,1,3,2) of: [32, 16, 77, 64] (slices of
+ * 19 KiB) 0.42-0.44 -> 0.48-0.52, [128, 16, 77, 64] 0.36-0.38 -> 0.45,
+ * [64, 16, 50, 64] 0.38 -> 0.64-0.70, [64, 16, 150, 32] 0.55-0.56 ->
+ * 0.65-0.66, [32, 16, 97, 64] 0.51-0.54 -> 0.54-0.56; (0,2,1) of [2000,
+ * 33, 47] 0.32-0.33 -> 0.57-0.62; bf16 [64, 16, 77, 64] 0.27-0.28 ->
+ * 0.45-0.46, [32, 16, 197, 64] 0.44 -> 0.56-0.61. Slices of 32 KiB came
+ * level ([32, 16, 127, 64], [16, 16, 257, 32]), larger ones and rows on
+ * lines lost (F32 [64, 12, 197, 64] 0.66-0.71 -> 0.55, [32, 16, 64, 64]
+ * 0.68 -> 0.50-0.51). */
+enum { STAGED_SLICE_MAX_BYTES = 32768 };
+
+static bool stages_slices(const lt__copy_args *a, int64_t es) {
+  int in = a->ndim - 1, k = a->transpose_dim;
+  if (k != in - 1 || a->shape[in] * es % 64 == 0) return false;
+  int64_t dense = 1;
+  for (int d = in; d >= 0; d--) {
+    if (a->dst_strides[d] != dense) return false;
+    dense *= a->shape[d];
+  }
+  return a->shape[in] * a->shape[k] * es <= STAGED_SLICE_MAX_BYTES;
+}
+
+/* Outer indices [i0, i1) through the stage (above); without memory for
+ * it, streamed straight from the tiles. */
+static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
+  const tile_job *j = ctx;
+  const lt__copy_args *a = j->a;
+  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
+  int in = a->ndim - 1, k = a->transpose_dim;
+  int64_t rows = a->shape[in], cols = a->shape[k], bytes = rows * cols * es;
+  char *stage = lt__alloc((size_t)bytes, 64);
+  lt__odometer o = odometer_at(a, i0);
+  lt__transpose_fn streamed = stage ? NULL : lt__transpose_best_streamed((size_t)es);
+  lt__run_stream s;
+  lt__run_stream_begin(&s, a->dst + i0 * bytes);
+  for (int64_t i = i0; i < i1; i++) {
+    const char *src = a->src + o.src_off;
+    if (streamed) {
+      streamed(a->dst + i * bytes, rows, src, a->src_strides[in], rows, cols);
+    } else {
+      j->fn(stage, rows, src, a->src_strides[in], rows, cols);
+      lt__run_stream_put(&s, stage, 0, 1, bytes, false);
+    }
+    lt__odometer_step(&o, a, in, k, es, es);
+  }
+  if (stage) lt__run_stream_end(&s);
+  lt__stream_fence();
+  lt__free(stage, (size_t)bytes, 64);
+}
+
 bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   if (!tileable(a)) return false;
   if (lt__grouped_transpose(a)) return true;
@@ -251,6 +319,12 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * outgrow the caches streams every slice. */
   size_t es = lt__dtype_size(a->dst_dtype);
   bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+  int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
+  if (batch_large && stages_slices(a, (int64_t)es)) {
+    tile_job staged = {a, lt__transpose_best(es), true, a->shape[a->ndim - 1], 1, NULL};
+    lt__parallel_for(outer, bytes, staged_slices, &staged);
+    return true;
+  }
   tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
                 a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
@@ -261,7 +335,6 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * Short of that, they split the source's rows where a split by columns
    * would leave each thread under ROW_SPLIT_SHARE_BYTES of every source
    * row, and its columns otherwise. */
-  int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
   int threads = lt_get_num_threads();
   if (outer >= OUTER_PER_THREAD * threads)
     lt__parallel_for(outer, bytes, transpose_outer, &j);
