@@ -48,9 +48,12 @@ Runs on /usr/bin/python3 with Debian's packages only (python3-numpy,
 python3-torch from apt; no pip, no venv). A peer that is not installed is
 shown as "skipped: <peer> not installed", never a crash.
 
+--only TEXT runs the cases whose name contains TEXT, as bench_access's
+--only does.
+
 Usage: /usr/bin/python3 bench/peers.py [--lib PATH] [--sizes 1,64,512]
                                        [--reps N] [--threads N] [--alloc]
-                                       [--dtype f32|bf16]
+                                       [--dtype f32|bf16] [--only TEXT]
 """
 import argparse
 import ctypes
@@ -394,9 +397,7 @@ def measure_size(peers, mib, args):
     memcpy = memcpy_op(n, args)
     bufs = NumpyPeer.shared_buffers(n, args.np_dtype)
     cells, base_gbs = {}, {peer.name: [] for peer in peers}
-    for case in CASES:
-        if args.alloc and case[1] == "strided_write":
-            continue
+    for case in cases_run(args):
         print(".", end="", file=sys.stderr, flush=True)
         case_cells, bases = measure_case(peers, case, bufs, args, memcpy)
         for peer in peers:
@@ -406,6 +407,12 @@ def measure_size(peers, mib, args):
     for peer in peers:
         cells[(peer.name, "memcpy")] = (statistics.median(base_gbs[peer.name]), 1.0, (1.0, 1.0))
     return cells
+
+
+def cases_run(args):
+    """The cases this run measures: those whose name holds --only, less
+    the strided writes where --alloc leaves them no form."""
+    return [c for c in CASES if args.only in c[0] and not (args.alloc and c[1] == "strided_write")]
 
 
 def open_sides(args):
@@ -435,7 +442,7 @@ def measure_all(args):
     for mib in args.sizes:
         print(f"{mib} MiB ", end="", file=sys.stderr, flush=True)
         measured = measure_size(sides, mib, args) if sides else {}
-        for name in ["memcpy"] + [c[0] for c in CASES]:
+        for name in ["memcpy"] + [c[0] for c in cases_run(args)]:
             for side in ("libtensor", "numpy", "torch"):
                 cells[(side, name, mib << 20)] = measured.get((side, name), absent.get(side, "missing"))
         print(file=sys.stderr)
@@ -474,7 +481,7 @@ def print_table(args, cells):
     print("~ where the middle halves of the two sides' sample ratios overlap (within the run's drift)\n")
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
           + f" {'lead':>7}")
-    names = ["memcpy"] + [c[0] for c in CASES if not (args.alloc and c[1] == "strided_write")]
+    names = ["memcpy"] + [c[0] for c in cases_run(args)]
     for mib in args.sizes:
         for name in names:
             row = [cells[(side, name, mib << 20)] for side in ("libtensor", "numpy", "torch")]
@@ -489,6 +496,7 @@ def parse_args():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--alloc", action="store_true")
     ap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
+    ap.add_argument("--only", default="", help="run the cases whose name contains this text")
     args = ap.parse_args()
     args.np_dtype, args.lt_dtype, args.torch_dtype = DTYPES[args.dtype]
     try:
