@@ -43,9 +43,10 @@ void lt__stream_copy_ahead(char *dst, const char *src, size_t n);
  * element alignment (the caller gathers another way); the caller fences. */
 bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, size_t es);
 
-/* One whole line from src to dst (both 64-byte aligned), streamed: for
- * callers that put lines together one at a time, where lt__stream_copy's
- * checks would cost more than the line. The caller fences. */
+/* One whole line from src to dst (both 64-byte aligned), streamed, for
+ * callers that put lines together one at a time: none of the checks of
+ * alignment and CPU that lt__stream_copy makes for a run. The caller
+ * fences. */
 static inline void lt__stream_line(char *dst, const char *src) {
 #if defined(__SSE2__)
   for (int i = 0; i < 64; i += 16)
