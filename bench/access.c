@@ -29,6 +29,11 @@
  * state that moved, not where the buffers lie. --only TEXT runs the
  * cases whose name contains TEXT.
  *
+ * --permute P0,P1,.. --shape S0,S1,.. times one case of the user's own
+ * instead: lt_copy of a row-major tensor of that shape, permuted, beside
+ * memcpy of as many bytes (the size column rounds them to MiB; --json
+ * gives them exactly).
+ *
  * --rounds R goes through the cases R times, reps samples of each a
  * round, and gives each case's figures over all its samples: on such a
  * machine the rounds spread every case over the run's changes of state
@@ -36,6 +41,7 @@
  *
  * Usage: bench_access [--json] [--alloc] [--sizes MIB,MIB,..] [--reps N]
  *                     [--rounds R] [--threads N] [--only TEXT] [--dtype NAME]
+ *                     [--permute P0,P1,.. --shape S0,S1,..]
  * Default: lt_copy into a preallocated, already touched destination. With
  * --alloc each call is lt_contiguous plus lt_release (allocation, page
  * faults and free included); strided writes have no --alloc form. */
@@ -56,40 +62,41 @@ typedef struct bench_case {
   const char *name;
   case_kind kind;
   int64_t step; /* STRIDED_*: elements between accesses; LAST_DIM_STEP: slice step */
-  int ndim;     /* PERMUTE: 2, 3 or 4 */
-  int perm[4];
+  int ndim;     /* PERMUTE: 2, 3 or 4; the user's case (--permute): up to LT_MAX_DIMS */
+  int perm[LT_MAX_DIMS];
+  int64_t shape[LT_MAX_DIMS]; /* the user's case: its shape; the others: zeros (shaped by the size) */
 } bench_case;
 
 static const bench_case cases[] = {
-    {"contiguous", CONTIGUOUS, 1, 0, {0}},
-    {"strided read s=1", STRIDED_READ, 1, 0, {0}},
-    {"strided read s=2", STRIDED_READ, 2, 0, {0}},
-    {"strided read s=4", STRIDED_READ, 4, 0, {0}},
-    {"strided read s=8", STRIDED_READ, 8, 0, {0}},
-    {"strided read s=16", STRIDED_READ, 16, 0, {0}},
-    {"strided read s=32", STRIDED_READ, 32, 0, {0}},
-    {"strided read s=64", STRIDED_READ, 64, 0, {0}},
-    {"strided write s=1", STRIDED_WRITE, 1, 0, {0}},
-    {"strided write s=2", STRIDED_WRITE, 2, 0, {0}},
-    {"strided write s=4", STRIDED_WRITE, 4, 0, {0}},
-    {"strided write s=8", STRIDED_WRITE, 8, 0, {0}},
-    {"strided write s=16", STRIDED_WRITE, 16, 0, {0}},
-    {"strided write s=32", STRIDED_WRITE, 32, 0, {0}},
-    {"strided write s=64", STRIDED_WRITE, 64, 0, {0}},
-    {"transpose 2-D", PERMUTE, 1, 2, {1, 0}},
-    {"permute 3-D (0,1,2)", PERMUTE, 1, 3, {0, 1, 2}},
-    {"permute 3-D (0,2,1)", PERMUTE, 1, 3, {0, 2, 1}},
-    {"permute 3-D (1,0,2)", PERMUTE, 1, 3, {1, 0, 2}},
-    {"permute 3-D (1,2,0)", PERMUTE, 1, 3, {1, 2, 0}},
-    {"permute 3-D (2,0,1)", PERMUTE, 1, 3, {2, 0, 1}},
-    {"permute 3-D (2,1,0)", PERMUTE, 1, 3, {2, 1, 0}},
-    {"permute BHTD (0,2,1,3)", PERMUTE, 1, 4, {0, 2, 1, 3}},
-    {"permute BHTD (0,2,3,1)", PERMUTE, 1, 4, {0, 2, 3, 1}},
-    {"permute BHTD (0,3,1,2)", PERMUTE, 1, 4, {0, 3, 1, 2}},
-    {"permute BHTD (3,2,1,0)", PERMUTE, 1, 4, {3, 2, 1, 0}},
-    {"last dim step 2", LAST_DIM_STEP, 2, 0, {0}},
-    {"last dim reversed", LAST_DIM_STEP, -1, 0, {0}},
-    {"expand [1,N]->[M,N]", EXPAND, 1, 0, {0}},
+    {"contiguous", CONTIGUOUS, 1, 0, {0}, {0}},
+    {"strided read s=1", STRIDED_READ, 1, 0, {0}, {0}},
+    {"strided read s=2", STRIDED_READ, 2, 0, {0}, {0}},
+    {"strided read s=4", STRIDED_READ, 4, 0, {0}, {0}},
+    {"strided read s=8", STRIDED_READ, 8, 0, {0}, {0}},
+    {"strided read s=16", STRIDED_READ, 16, 0, {0}, {0}},
+    {"strided read s=32", STRIDED_READ, 32, 0, {0}, {0}},
+    {"strided read s=64", STRIDED_READ, 64, 0, {0}, {0}},
+    {"strided write s=1", STRIDED_WRITE, 1, 0, {0}, {0}},
+    {"strided write s=2", STRIDED_WRITE, 2, 0, {0}, {0}},
+    {"strided write s=4", STRIDED_WRITE, 4, 0, {0}, {0}},
+    {"strided write s=8", STRIDED_WRITE, 8, 0, {0}, {0}},
+    {"strided write s=16", STRIDED_WRITE, 16, 0, {0}, {0}},
+    {"strided write s=32", STRIDED_WRITE, 32, 0, {0}, {0}},
+    {"strided write s=64", STRIDED_WRITE, 64, 0, {0}, {0}},
+    {"transpose 2-D", PERMUTE, 1, 2, {1, 0}, {0}},
+    {"permute 3-D (0,1,2)", PERMUTE, 1, 3, {0, 1, 2}, {0}},
+    {"permute 3-D (0,2,1)", PERMUTE, 1, 3, {0, 2, 1}, {0}},
+    {"permute 3-D (1,0,2)", PERMUTE, 1, 3, {1, 0, 2}, {0}},
+    {"permute 3-D (1,2,0)", PERMUTE, 1, 3, {1, 2, 0}, {0}},
+    {"permute 3-D (2,0,1)", PERMUTE, 1, 3, {2, 0, 1}, {0}},
+    {"permute 3-D (2,1,0)", PERMUTE, 1, 3, {2, 1, 0}, {0}},
+    {"permute BHTD (0,2,1,3)", PERMUTE, 1, 4, {0, 2, 1, 3}, {0}},
+    {"permute BHTD (0,2,3,1)", PERMUTE, 1, 4, {0, 2, 3, 1}, {0}},
+    {"permute BHTD (0,3,1,2)", PERMUTE, 1, 4, {0, 3, 1, 2}, {0}},
+    {"permute BHTD (3,2,1,0)", PERMUTE, 1, 4, {3, 2, 1, 0}, {0}},
+    {"last dim step 2", LAST_DIM_STEP, 2, 0, {0}, {0}},
+    {"last dim reversed", LAST_DIM_STEP, -1, 0, {0}, {0}},
+    {"expand [1,N]->[M,N]", EXPAND, 1, 0, {0}, {0}},
 };
 #define NUM_CASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -99,6 +106,9 @@ typedef struct options {
   const char *only; /* run only the cases whose name holds this */
   int reps, rounds, threads, nsizes;
   int64_t sizes_mib[MAX_SIZES];
+  bench_case user; /* --permute and --shape: user.ndim > 0 */
+  int user_shape_dims;
+  char user_name[256];
 } options;
 
 /* One case's figures: its GB/s and its ratio to memcpy (the median, and
@@ -135,7 +145,7 @@ static int alloc_batch(void *ctx, int k) {
  * over the 1-D n-element tensors src and dst. */
 static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst, lt_tensor **from,
                             lt_tensor **to) {
-  int64_t n = lt_numel(src), shape[4];
+  int64_t n = lt_numel(src), shape[LT_MAX_DIMS];
   lt_tensor *base = NULL;
   *from = *to = NULL;
   switch (c->kind) {
@@ -150,7 +160,8 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
     if (*to) *from = measure_prefix(src, 1, lt_shape(*to));
     break;
   case PERMUTE:
-    measure_permute_shape(c->ndim, n, shape);
+    if (c->shape[0] > 0) memcpy(shape, c->shape, sizeof c->shape);
+    else measure_permute_shape(c->ndim, n, shape);
     base = measure_prefix(src, c->ndim, shape);
     if (base) *from = lt_permute(base, c->perm);
     break;
@@ -176,16 +187,17 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
 
 /* ---- one size class ------------------------------------------------------ */
 
-static void report(const options *o, const bench_case *c, int64_t mib, case_figures f) {
+static void report(const options *o, const bench_case *c, int64_t bytes, case_figures f) {
+  double mib = (double)bytes / (1 << 20);
   if (o->json)
     printf("{\"bench\":\"access\",\"mode\":\"%s\",\"dtype\":\"%s\",\"case\":\"%s\",\"size_bytes\":%lld,"
            "\"threads\":%d,\"rounds\":%d,\"gbs\":%.3f,\"memcpy_gbs\":%.3f,\"ratio\":%.4f,\"ratio_q1\":%.4f,"
            "\"ratio_q3\":%.4f}\n",
-           o->alloc ? "alloc" : "copy", lt_dtype_name(o->dtype), c ? c->name : "memcpy", (long long)(mib << 20),
+           o->alloc ? "alloc" : "copy", lt_dtype_name(o->dtype), c ? c->name : "memcpy", (long long)bytes,
            o->threads, o->rounds, f.gbs, f.memcpy_gbs, f.ratio, f.ratio_q1, f.ratio_q3);
   else
-    printf("%-24s %5lld MiB %9.2f %9.3f  %5.3f-%5.3f %9.2f\n", c ? c->name : "(memcpy)", (long long)mib, f.gbs,
-           f.ratio, f.ratio_q1, f.ratio_q3, f.memcpy_gbs);
+    printf("%-24s %5.0f MiB %9.2f %9.3f  %5.3f-%5.3f %9.2f\n", c ? c->name : "(memcpy)", mib, f.gbs, f.ratio,
+           f.ratio_q1, f.ratio_q3, f.memcpy_gbs);
   fflush(stdout);
 }
 
@@ -223,11 +235,13 @@ static lt_tensor *as_dtype(lt_tensor *t, lt_dtype dt) {
   return lt_wrap(lt_data(t), dt, 1, &n, NULL, LT_HOST, NULL, NULL);
 }
 
-static int run_size(const options *o, int64_t mib) {
-  int64_t n = (mib << 20) / 4;
+/* The cases (ncases of them from list) over buffers of bytes each, a
+ * multiple of 4. */
+static int run_size(const options *o, int64_t bytes, const bench_case *list, int ncases) {
+  int64_t n = bytes / 4;
   int rc = 1;
-  fprintf(stderr, "bench_access: %lld MiB ", (long long)mib);
-  case_samples *samples = calloc(NUM_CASES, sizeof *samples);
+  fprintf(stderr, "bench_access: %.0f MiB ", (double)bytes / (1 << 20));
+  case_samples *samples = calloc((size_t)ncases, sizeof *samples);
   lt_tensor *src = samples ? measure_touched_f32(n, true) : NULL, *dst = src ? measure_touched_f32(n, false) : NULL;
   lt_tensor *src_as = dst ? as_dtype(src, o->dtype) : NULL, *dst_as = src_as ? as_dtype(dst, o->dtype) : NULL;
   if (!dst_as) {
@@ -241,16 +255,16 @@ static int run_size(const options *o, int64_t mib) {
     goto done;
   }
   double mem_gbs = 2.0 * (double)m.bytes / mt / 1e9;
-  report(o, NULL, mib, (case_figures){mem_gbs, mem_gbs, 1.0, 1.0, 1.0});
+  report(o, NULL, bytes, (case_figures){mem_gbs, mem_gbs, 1.0, 1.0, 1.0});
   /* Round by round through the cases, so that each case's samples span
    * the whole run; a case's row comes with its last round. */
   for (int round = 0; round < o->rounds; round++)
-    for (int i = 0; i < NUM_CASES; i++) {
-      if (o->alloc && cases[i].kind == STRIDED_WRITE) continue;
-      if (o->only && !strstr(cases[i].name, o->only)) continue;
+    for (int i = 0; i < ncases; i++) {
+      if (o->alloc && list[i].kind == STRIDED_WRITE) continue;
+      if (o->only && !strstr(list[i].name, o->only)) continue;
       fputc('.', stderr);
-      if (!sample_case(o, &cases[i], src_as, dst_as, &m, &samples[i])) goto done;
-      if (round == o->rounds - 1) report(o, &cases[i], mib, figures_of(&samples[i], &m));
+      if (!sample_case(o, &list[i], src_as, dst_as, &m, &samples[i])) goto done;
+      if (round == o->rounds - 1) report(o, &list[i], bytes, figures_of(&samples[i], &m));
     }
   rc = 0;
 done:
@@ -278,6 +292,47 @@ static bool parse_sizes(const char *s, options *o) {
   }
 }
 
+/* A comma-separated list of at most max integers in [lo, hi]; their count,
+ * or -1. */
+static int parse_list(const char *s, int64_t *out, int max, int64_t lo, int64_t hi) {
+  for (int k = 0;;) {
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || v < lo || v > hi || k == max) return -1;
+    out[k++] = v;
+    if (*end == '\0') return k;
+    if (*end != ',') return -1;
+    s = end + 1;
+  }
+}
+
+/* --permute and --shape together make the user's case: a permutation of
+ * the shape's dims, named after both, of at most USER_MAX_ELEMENTS
+ * elements. */
+#define USER_MAX_ELEMENTS ((int64_t)1 << 36)
+
+static bool user_case(options *o, const int64_t *perm, int nperm) {
+  bench_case *c = &o->user;
+  if (nperm != o->user_shape_dims) return false;
+  int64_t numel = 1;
+  for (int d = 0; d < nperm; d++)
+    if ((numel *= c->shape[d]) > USER_MAX_ELEMENTS) return false;
+  bool seen[LT_MAX_DIMS] = {false};
+  int at = snprintf(o->user_name, sizeof o->user_name, "permute (");
+  for (int d = 0; d < nperm; d++) {
+    if (perm[d] >= nperm || seen[perm[d]]) return false;
+    seen[perm[d]] = true;
+    c->perm[d] = (int)perm[d];
+    at += snprintf(o->user_name + at, sizeof o->user_name - (size_t)at, d ? ",%d" : "%d", c->perm[d]);
+  }
+  at += snprintf(o->user_name + at, sizeof o->user_name - (size_t)at, ") of [");
+  for (int d = 0; d < nperm; d++)
+    at += snprintf(o->user_name + at, sizeof o->user_name - (size_t)at, d ? ",%lld" : "%lld", (long long)c->shape[d]);
+  snprintf(o->user_name + at, sizeof o->user_name - (size_t)at, "]");
+  c->name = o->user_name, c->kind = PERMUTE, c->step = 1, c->ndim = nperm;
+  return true;
+}
+
 static bool parse_dtype(const char *s, lt_dtype *dt) {
   for (int d = 0; d < LT_NUM_DTYPES; d++)
     if (!strcmp(s, lt_dtype_name((lt_dtype)d))) return *dt = (lt_dtype)d, true;
@@ -286,6 +341,8 @@ static bool parse_dtype(const char *s, lt_dtype *dt) {
 
 static bool parse_args(int argc, char **argv, options *o) {
   *o = (options){.dtype = LT_F32, .reps = 5, .rounds = 1, .threads = 1, .nsizes = 3, .sizes_mib = {1, 64, 512}};
+  int64_t perm[LT_MAX_DIMS];
+  int nperm = 0;
   for (int i = 1; i < argc; i++) {
     bool more = i + 1 < argc;
     if (!strcmp(argv[i], "--json")) o->json = true;
@@ -299,8 +356,14 @@ static bool parse_args(int argc, char **argv, options *o) {
     else if (!strcmp(argv[i], "--threads") && more) o->threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--sizes") && more) {
       if (!parse_sizes(argv[++i], o)) return false;
+    } else if (!strcmp(argv[i], "--permute") && more) {
+      if ((nperm = parse_list(argv[++i], perm, LT_MAX_DIMS, 0, LT_MAX_DIMS - 1)) < 1) return false;
+    } else if (!strcmp(argv[i], "--shape") && more) {
+      if ((o->user_shape_dims = parse_list(argv[++i], o->user.shape, LT_MAX_DIMS, 1, (int64_t)1 << 40)) < 1)
+        return false;
     } else return false;
   }
+  if ((nperm || o->user_shape_dims) && !user_case(o, perm, nperm)) return false;
   return o->reps >= 1 && o->reps <= MAX_REPS && o->rounds >= 1 && o->rounds <= MEASURE_MAX_SAMPLES / o->reps &&
          o->threads >= 1 && o->threads <= MAX_THREADS;
 }
@@ -310,7 +373,8 @@ int main(int argc, char **argv) {
   if (!parse_args(argc, argv, &o))
     return fprintf(stderr,
                    "usage: %s [--json] [--alloc] [--sizes MIB,MIB,..] [--reps 1..%d] [--rounds N] [--threads 1..%d]"
-                   " [--only TEXT]\n       [--dtype f32|f16|bf16|f8_e4m3|f8_e5m2|f64|i32|i64|u8|bool]\n"
+                   " [--only TEXT]\n       [--dtype f32|f16|bf16|f8_e4m3|f8_e5m2|f64|i32|i64|u8|bool]"
+                   " [--permute P0,P1,.. --shape S0,S1,..]\n"
                    "(rounds x reps at most %d)\n",
                    argv[0], MAX_REPS, MAX_THREADS, MEASURE_MAX_SAMPLES),
            2;
@@ -328,8 +392,14 @@ int main(int argc, char **argv) {
            o.alloc ? "lt_contiguous (allocation included)" : "lt_copy into a preallocated destination", o.threads,
            o.threads > 1 ? "s" : "", o.reps * o.rounds, o.rounds, o.rounds > 1 ? "s" : "", "case", "size", "GB/s",
            "ratio", "middle half", "memcpy");
-  for (int i = 0; i < o.nsizes; i++)
-    if (run_size(&o, o.sizes_mib[i])) return 1;
+  if (o.user.ndim > 0) {
+    /* the user's tensor's bytes, in whole 4-byte words (the buffers are f32's) */
+    int64_t bytes = (int64_t)lt_dtype_size(o.dtype);
+    for (int d = 0; d < o.user.ndim; d++) bytes *= o.user.shape[d];
+    if (run_size(&o, (bytes + 3) / 4 * 4, &o.user, 1)) return 1;
+  }
+  for (int i = 0; i < o.nsizes && o.user.ndim == 0; i++)
+    if (run_size(&o, o.sizes_mib[i] << 20, cases, NUM_CASES)) return 1;
   int64_t held = lt_stats_get(LT_HOST).bytes_in_use;
   if (held != 0) return fprintf(stderr, "bench_access: %lld bytes still held at exit\n", (long long)held), 1;
   return 0;
