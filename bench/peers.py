@@ -49,11 +49,13 @@ python3-torch from apt; no pip, no venv). A peer that is not installed is
 shown as "skipped: <peer> not installed", never a crash.
 
 --only TEXT runs the cases whose name contains TEXT, as bench_access's
---only does.
+--only does; --permute P0,P1,.. --shape S0,S1,.. runs one layout of the
+user's own instead (bench_access's options of those names).
 
 Usage: /usr/bin/python3 bench/peers.py [--lib PATH] [--sizes 1,64,512]
                                        [--reps N] [--threads N] [--alloc]
                                        [--dtype f32|bf16] [--only TEXT]
+                                       [--permute P0,P1,.. --shape S0,S1,..]
 """
 import argparse
 import ctypes
@@ -74,19 +76,20 @@ except ImportError:
 
 SAMPLE_SECONDS = 0.01  # as access.c: short calls are timed in batches
 
-# (name, kind, step, ndim, perm): the table in bench/access.c, same order.
+# (name, kind, step, ndim, perm, shape): the table in bench/access.c, same
+# order; shape None: from the size.
 CASES = (
-    [("contiguous", "contiguous", 1, 0, ())]
-    + [(f"strided read s={s}", "strided_read", s, 0, ()) for s in (1, 2, 4, 8, 16, 32, 64)]
-    + [(f"strided write s={s}", "strided_write", s, 0, ()) for s in (1, 2, 4, 8, 16, 32, 64)]
-    + [("transpose 2-D", "permute", 1, 2, (1, 0))]
-    + [("permute 3-D (%d,%d,%d)" % p, "permute", 1, 3, p)
+    [("contiguous", "contiguous", 1, 0, (), None)]
+    + [(f"strided read s={s}", "strided_read", s, 0, (), None) for s in (1, 2, 4, 8, 16, 32, 64)]
+    + [(f"strided write s={s}", "strided_write", s, 0, (), None) for s in (1, 2, 4, 8, 16, 32, 64)]
+    + [("transpose 2-D", "permute", 1, 2, (1, 0), None)]
+    + [("permute 3-D (%d,%d,%d)" % p, "permute", 1, 3, p, None)
        for p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))]
-    + [("permute BHTD (%d,%d,%d,%d)" % p, "permute", 1, 4, p)
+    + [("permute BHTD (%d,%d,%d,%d)" % p, "permute", 1, 4, p, None)
        for p in ((0, 2, 1, 3), (0, 2, 3, 1), (0, 3, 1, 2), (3, 2, 1, 0))]
-    + [("last dim step 2", "last_dim_step", 2, 0, ()),
-       ("last dim reversed", "last_dim_step", -1, 0, ()),
-       ("expand [1,N]->[M,N]", "expand", 1, 0, ())]
+    + [("last dim step 2", "last_dim_step", 2, 0, (), None),
+       ("last dim reversed", "last_dim_step", -1, 0, (), None),
+       ("expand [1,N]->[M,N]", "expand", 1, 0, (), None)]
 )
 
 
@@ -311,7 +314,7 @@ class TorchPeer:
 
 def case_views(peer, case, src, dst):
     """(view read, destination written) over 1-D src and dst, as in access.c."""
-    _, kind, step, ndim, perm = case
+    _, kind, step, ndim, perm, fixed = case
     n = src.shape[0]
     if kind == "contiguous":
         return src, dst
@@ -322,7 +325,7 @@ def case_views(peer, case, src, dst):
         to = peer.slice(dst, step)
         return src[: to.shape[0]], to
     if kind == "permute":
-        shape = permute_shape(ndim, n)
+        shape = fixed or permute_shape(ndim, n)
         view = peer.permute(src[: math.prod(shape)].reshape(shape), perm)
     else:
         rows, cols = matrix_shape(n)
@@ -389,11 +392,10 @@ def measure_case(peers, case, bufs, args, memcpy):
     return cells, bases
 
 
-def measure_size(peers, mib, args):
-    """{(side, case name): cell} at one size, the sides of each case
-    measured together (see interleaved_gbs); "memcpy" maps to the median of
-    each side's memcpy samples."""
-    n = (mib << 20) // args.es
+def measure_size(peers, n, args):
+    """{(side, case name): cell} over buffers of n elements, the sides of
+    each case measured together (see interleaved_gbs); "memcpy" maps to the
+    median of each side's memcpy samples."""
     memcpy = memcpy_op(n, args)
     bufs = NumpyPeer.shared_buffers(n, args.np_dtype)
     cells, base_gbs = {}, {peer.name: [] for peer in peers}
@@ -410,9 +412,24 @@ def measure_size(peers, mib, args):
 
 
 def cases_run(args):
-    """The cases this run measures: those whose name holds --only, less
-    the strided writes where --alloc leaves them no form."""
+    """The cases this run measures: the user's (--permute and --shape), or
+    those whose name holds --only, less the strided writes where --alloc
+    leaves them no form."""
+    if args.user:
+        return [args.user]
     return [c for c in CASES if args.only in c[0] and not (args.alloc and c[1] == "strided_write")]
+
+
+def sizes_run(args):
+    """(bytes, elements) of each size the run measures."""
+    if args.user:
+        n = math.prod(args.user[5])
+        return [(n * args.es, n)]
+    return [(mib << 20, (mib << 20) // args.es) for mib in args.sizes]
+
+
+def size_text(size):
+    return f"{size / (1 << 20):4.0f} MiB"
 
 
 def open_sides(args):
@@ -439,12 +456,12 @@ def measure_all(args):
     note."""
     sides, absent = open_sides(args)
     cells = {}
-    for mib in args.sizes:
-        print(f"{mib} MiB ", end="", file=sys.stderr, flush=True)
-        measured = measure_size(sides, mib, args) if sides else {}
+    for size, n in sizes_run(args):
+        print(size_text(size) + " ", end="", file=sys.stderr, flush=True)
+        measured = measure_size(sides, n, args) if sides else {}
         for name in ["memcpy"] + [c[0] for c in cases_run(args)]:
             for side in ("libtensor", "numpy", "torch"):
-                cells[(side, name, mib << 20)] = measured.get((side, name), absent.get(side, "missing"))
+                cells[(side, name, size)] = measured.get((side, name), absent.get(side, "missing"))
         print(file=sys.stderr)
     return cells
 
@@ -482,10 +499,10 @@ def print_table(args, cells):
     print(f"{'case':24} {'size':>8}" + "".join(f" {p:>10} {'ratio':>9}" for p in ("libtensor", "numpy", "torch"))
           + f" {'lead':>7}")
     names = ["memcpy"] + [c[0] for c in cases_run(args)]
-    for mib in args.sizes:
+    for size, _ in sizes_run(args):
         for name in names:
-            row = [cells[(side, name, mib << 20)] for side in ("libtensor", "numpy", "torch")]
-            print(f"{name:24} {mib:4d} MiB" + "".join(" " + cell_text(c) for c in row) + lead_text(row))
+            row = [cells[(side, name, size)] for side in ("libtensor", "numpy", "torch")]
+            print(f"{name:24} {size_text(size)}" + "".join(" " + cell_text(c) for c in row) + lead_text(row))
 
 
 def parse_args():
@@ -497,7 +514,20 @@ def parse_args():
     ap.add_argument("--alloc", action="store_true")
     ap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
     ap.add_argument("--only", default="", help="run the cases whose name contains this text")
+    ap.add_argument("--permute", help="with --shape: one layout of your own, e.g. 0,2,1")
+    ap.add_argument("--shape", help="with --permute: the shape it permutes, e.g. 256,197,768")
     args = ap.parse_args()
+    args.user = None
+    if args.permute or args.shape:
+        try:
+            perm = tuple(int(p) for p in (args.permute or "").split(","))
+            shape = tuple(int(d) for d in (args.shape or "").split(","))
+        except ValueError:
+            ap.error("--permute and --shape take comma-separated integers")
+        if sorted(perm) != list(range(len(shape))) or min(shape) < 1:
+            ap.error("--permute must order the dims of --shape, whose sizes are >= 1")
+        name = "permute (%s) of [%s]" % (",".join(map(str, perm)), ",".join(map(str, shape)))
+        args.user = (name, "permute", 1, len(shape), perm, shape)
     args.np_dtype, args.lt_dtype, args.torch_dtype = DTYPES[args.dtype]
     try:
         args.sizes = [int(s) for s in args.sizes.split(",")]
