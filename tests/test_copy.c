@@ -1128,6 +1128,39 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
   check_permuted_copy_as(dt, ndim, shape, perm, reversed, false);
 }
 
+/* A transpose whose source unit dim holds 2 to 4 interleaved channels
+ * (pixels in HWC order to CHW) goes to the gathers, one destination row
+ * per channel (see tiled_transpose.c): every element size, 2, 3 and 4
+ * channels, a reversed dim among the pixels, a destination starting off
+ * its alignment, a 2-D one; 5 channels stay with the tiles. */
+START_TEST(transposes_of_a_few_interleaved_channels_copy_every_element) {
+  const lt_dtype dts[] = {LT_U8, LT_F16, LT_F32, LT_F64};
+  const int chw[] = {0, 3, 1, 2};
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
+    for (int64_t c = 2; c <= 5; c++) check_permuted_copy(dts[d], 4, (int64_t[]){3, 17, 31, c}, chw, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 17, 31, 3}, chw, 1);
+  check_permuted_copy_into(LT_F16, 4, (int64_t[]){2, 17, 31, 3}, chw, -1, false, 1);
+  check_permuted_copy(LT_F32, 2, (int64_t[]){1001, 3}, (int[]){1, 0}, -1);
+}
+END_TEST
+
+/* Past 8 MiB of output the gathers of a few channels stream the
+ * destination rows (in the destination's order where a kernel of their
+ * step exists: F32 steps 3 and 4 on AVX-512, F16 step 2): three channels
+ * of F32 and U8, two of F16, four of F32, and on two threads. */
+START_TEST(large_transposes_of_a_few_interleaved_channels_copy_every_element) {
+  const int chw[] = {0, 3, 1, 2};
+  check_permuted_copy(LT_F32, 4, (int64_t[]){15, 224, 224, 3}, chw, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){11, 224, 224, 4}, chw, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){43, 224, 224, 2}, chw, -1);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){57, 224, 224, 3}, chw, -1);
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  check_permuted_copy_into(LT_F32, 4, (int64_t[]){15, 224, 224, 3}, chw, -1, false, 3);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
+
 /* A transpose whose destination's inner dim is shorter than a tile takes
  * the destination's inner dims together as the rows of one 2-D transpose
  * (BHTD to (3,2,1,0): rows (H, B)), gathered from the source row by row,
@@ -1943,6 +1976,7 @@ static Suite *suite(void) {
   tcase_add_test(cp, short_step_scatters_in_cache_copy_every_element_and_touch_nothing_else);
   tcase_add_test(cp, short_step_gathers_copy_every_element_and_read_nothing_past_the_last);
   tcase_add_test(cp, transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(cp, transposes_of_a_few_interleaved_channels_copy_every_element);
   tcase_add_test(cp, permutations_of_short_runs_in_blocks_copy_every_element);
   tcase_add_test(cp, copies_of_dense_runs_of_every_length_write_each_run_and_nothing_beside_it);
   suite_add_tcase(s, cp);
@@ -1956,6 +1990,7 @@ static Suite *suite(void) {
   tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_batches_of_small_transposes_into_rows_off_lines_copy_every_element);
+  tcase_add_test(large, large_transposes_of_a_few_interleaved_channels_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);

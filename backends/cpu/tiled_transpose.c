@@ -312,8 +312,35 @@ static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
   lt__free(stage, (size_t)bytes, 64);
 }
 
+/* A transpose whose source unit dim holds a few interleaved channels (an
+ * image's pixels in HWC order to CHW: src[p][c] to dst[c][p], C of 2 to
+ * 4) has no full tile along the source's rows: the edge kernel took it
+ * 16 pixels at a time, each a 16 x 16 transpose of which C columns
+ * count, and stored C pieces of 64 bytes to rows far apart. Taken as C
+ * gathers instead (each destination row, the source's elements C apart:
+ * the strided copy's gathers), it reads the source C times, from cache
+ * after the first where a plane fits there, and writes each row in
+ * order. Same-run ratio to memcpy, bench_access --permute 0,3,1,2,
+ * tiles -> gathers: F32 [32, 224, 224, 3] 0.29 -> 0.86, [64, 224, 224,
+ * 2] 0.28 -> 1.04, [64, 224, 224, 4] 0.34 -> 0.88, [1, 4096, 4096, 3]
+ * (planes past the caches) 0.53 -> 0.60; bf16 [64, 224, 224, 2] 0.11 ->
+ * 0.90, [32, 224, 224, 3] 0.10 -> 0.43, [64, 224, 224, 4] 0.20 -> 0.54;
+ * u8 [64, 224, 224, 2] 0.045 -> 0.67, [32, 224, 224, 3] 0.05 -> 0.46,
+ * [64, 224, 224, 4] 0.16 -> 0.46; 2-D [20000, C] (in cache) F32 C = 2,
+ * 3, 4 0.07-0.20 -> 0.34-0.45, bf16 0.04-0.16 -> 0.22-0.43, u8
+ * 0.02-0.08 -> 0.20-0.29. From 5 channels the tiles came ahead below 8
+ * MiB (F32 [8, 224, 224, 5..7] 0.42-0.45 against 0.30-0.33 gathered)
+ * and behind above it ([32, 224, 224, 5] 0.31 against 0.55), and keep
+ * them. */
+enum { GATHER_MAX_CHANNELS = 4 };
+
+static bool gathers_channels(const lt__copy_args *a) {
+  int in = a->ndim - 1, k = a->transpose_dim;
+  return a->shape[k] <= GATHER_MAX_CHANNELS && a->src_strides[in] <= GATHER_MAX_CHANNELS;
+}
+
 bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
-  if (!tileable(a)) return false;
+  if (!tileable(a) || gathers_channels(a)) return false;
   if (lt__grouped_transpose(a)) return true;
   /* A batch of transposes whose slices are each small but together
    * outgrow the caches streams every slice. */
