@@ -1,7 +1,8 @@
 /* Streamed runs read with a step of -1 (a reversed dim), 2 (every
  * other element: a slice with step 2, the real parts of interleaved
- * pairs), or 3, 4 or 8 (4-byte elements on AVX-512: channels of
- * interleaved pixels, say), each vector reordered in registers and
+ * pairs), or 3, 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and
+ * 1-byte ones: channels of interleaved pixels, say), each vector
+ * reordered in registers and
  * streamed out (see
  * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
  * of the loads (4 KiB on Zen 5, below). The two passes of a gather into
@@ -181,6 +182,73 @@ __attribute__((target("avx512f"))) static size_t every_kth_words_avx512(char *ds
   return i;
 }
 
+/* Every third or fourth half (AVX512-BW) or byte (AVX512-VBMI), as for
+ * words: every fourth, a quarter of each pair of vectors by one
+ * two-source permute, then the low halves of both pairs; every third,
+ * what a and b hold by one two-source permute, c's rest merged in by a
+ * masked one. The interleaved channels of 2-byte and 1-byte pixels
+ * (tiled_transpose.c's gathers_channels) had no kernel and took the
+ * gather loop into a buffer. Zen 5, same-run ratio to memcpy, two runs
+ * each in turn, loop -> kernel: bench_access --permute 0,3,1,2 --shape
+ * 64,224,224,C, bf16 C = 3 0.59-0.62 -> 0.88-0.89, C = 4 0.53-0.56 ->
+ * 0.76-0.79, u8 C = 3 0.39 -> 0.55-0.56, C = 4 0.40-0.42 -> 0.48-0.49;
+ * bench_access strided read s=4, bf16 from 64 MiB 0.40-0.41 -> 0.51, from
+ * 512 MiB 0.38-0.39 -> 0.45, u8 0.41 -> 0.50-0.51 and 0.38 -> 0.46. */
+static void kth_pick(void *idx, int64_t k, size_t es, int64_t *from_c) {
+  const int64_t n = 64 / (int64_t)es; /* elements in a vector */
+  *from_c = (2 * n + k - 1) / k;      /* the first element of the line taken from c (k = 3) */
+  for (int64_t j = 0; j < n; j++) {
+    int64_t at = k == 4 ? j % (n / 2) * 4 : j < *from_c ? j * k : j * k - 2 * n;
+    if (es == 1) ((uint8_t *)idx)[j] = (uint8_t)at;
+    else ((uint16_t *)idx)[j] = (uint16_t)at;
+  }
+}
+
+__attribute__((target("avx512f,avx512bw"))) static size_t every_kth_halves_avx512(char *dst, const char *src,
+                                                                                  size_t n, int64_t k) {
+  _Alignas(64) uint16_t pick[32];
+  int64_t from_c;
+  kth_pick(pick, k, 2, &from_c);
+  const __m512i idx = _mm512_load_si512((const void *)pick);
+  const __mmask32 c_part = (__mmask32)(~0u << from_c);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = src + (size_t)k * i;
+    for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);
+    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
+    __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v = _mm512_permutex2var_epi16(a, idx, b);
+    if (k == 4)
+      v = _mm512_shuffle_i64x2(v, _mm512_permutex2var_epi16(c, idx, _mm512_loadu_si512((const void *)(s + 192))), 0x44);
+    else
+      v = _mm512_mask_permutexvar_epi16(v, c_part, idx, c);
+    _mm512_stream_si512((void *)(dst + i), v);
+  }
+  return i;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t every_kth_bytes_avx512(char *dst,
+                                                                                            const char *src,
+                                                                                            size_t n, int64_t k) {
+  _Alignas(64) uint8_t pick[64];
+  int64_t from_c;
+  kth_pick(pick, k, 1, &from_c);
+  const __m512i idx = _mm512_load_si512((const void *)pick);
+  const __mmask64 c_part = ~0ull << from_c;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const char *s = src + (size_t)k * i;
+    for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);
+    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
+    __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v = _mm512_permutex2var_epi8(a, idx, b);
+    if (k == 4)
+      v = _mm512_shuffle_i64x2(v, _mm512_permutex2var_epi8(c, idx, _mm512_loadu_si512((const void *)(s + 192))), 0x44);
+    else
+      v = _mm512_mask_permutexvar_epi8(v, c_part, idx, c);
+    _mm512_stream_si512((void *)(dst + i), v);
+  }
+  return i;
+}
+
 /* 32 bytes of dst from 64 of source: the even elements of each lane of
  * both vectors, then the lanes put in order. */
 __attribute__((target("avx2"))) static __m256i every_other_half(const char *s, size_t es) {
@@ -241,7 +309,9 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 #if defined(HAVE_KERNELS)
   if (step == -1)
     return path == LT__STREAM_AVX512 ? reversed_avx512(dst, src + es, bytes, es) : reversed_avx2(dst, src + es, bytes, es);
-  if (step > 2) return every_kth_words_avx512(dst, src, bytes, step);
+  if (step > 2 && es == 4) return every_kth_words_avx512(dst, src, bytes, step);
+  if (step > 2 && es == 2) return every_kth_halves_avx512(dst, src, bytes, step);
+  if (step > 2) return every_kth_bytes_avx512(dst, src, bytes, step);
   return path == LT__STREAM_AVX512 ? every_other_avx512(dst, src, bytes, es) : every_other_avx2(dst, src, bytes, es);
 #else
   (void)path, (void)dst, (void)src, (void)step, (void)bytes;
@@ -249,10 +319,17 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 #endif
 }
 
-/* Steps -1 and 2 of every size on both paths; 3, 4 and 8 of 4-byte
- * elements on AVX-512. */
+/* Steps -1 and 2 of every size on both paths; on AVX-512, 3, 4 and 8 of
+ * 4-byte elements, 3 and 4 of 2-byte ones, and with VBMI of bytes. */
 static bool has_kernel(lt__stream_path path, int64_t step, size_t es) {
-  if (step == 3 || step == 4 || step == 8) return es == 4 && path == LT__STREAM_AVX512;
+  if (step == 8) return es == 4 && path == LT__STREAM_AVX512;
+  if (step == 3 || step == 4) {
+    if (path != LT__STREAM_AVX512) return false;
+#if defined(HAVE_KERNELS)
+    if (es == 1) return __builtin_cpu_supports("avx512vbmi");
+#endif
+    return es == 2 || es == 4;
+  }
   return (step == -1 || step == 2) && (es == 1 || es == 2 || es == 4 || es == 8);
 }
 
