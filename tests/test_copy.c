@@ -1146,14 +1146,16 @@ END_TEST
 
 /* Past 8 MiB of output the gathers of a few channels stream the
  * destination rows (in the destination's order where a kernel of their
- * step exists: F32 steps 3 and 4 on AVX-512, F16 step 2): three channels
- * of F32 and U8, two of F16, four of F32, and on two threads. */
+ * step exists: steps 2 to 4 on AVX-512): three channels of F32 and U8,
+ * two of F16, four of F32, six of F32 (past 16 MiB, planes in cache),
+ * and on two threads. */
 START_TEST(large_transposes_of_a_few_interleaved_channels_copy_every_element) {
   const int chw[] = {0, 3, 1, 2};
   check_permuted_copy(LT_F32, 4, (int64_t[]){15, 224, 224, 3}, chw, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){11, 224, 224, 4}, chw, -1);
   check_permuted_copy(LT_F16, 4, (int64_t[]){43, 224, 224, 2}, chw, -1);
   check_permuted_copy(LT_U8, 4, (int64_t[]){57, 224, 224, 3}, chw, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){15, 224, 224, 6}, chw, -1);
   int threads = lt_get_num_threads();
   LT_ASSERT_OK(lt_set_num_threads(2));
   check_permuted_copy_into(LT_F32, 4, (int64_t[]){15, 224, 224, 3}, chw, -1, false, 3);

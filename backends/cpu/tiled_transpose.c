@@ -314,7 +314,7 @@ static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
 
 /* A transpose whose source unit dim holds a few interleaved channels (an
  * image's pixels in HWC order to CHW: src[p][c] to dst[c][p], C of 2 to
- * 4) has no full tile along the source's rows: the edge kernel took it
+ * 8) has no full tile along the source's rows: the edge kernel took it
  * 16 pixels at a time, each a 16 x 16 transpose of which C columns
  * count, and stored C pieces of 64 bytes to rows far apart. Taken as C
  * gathers instead (each destination row, the source's elements C apart:
@@ -328,24 +328,36 @@ static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
  * u8 [64, 224, 224, 2] 0.045 -> 0.67, [32, 224, 224, 3] 0.05 -> 0.46,
  * [64, 224, 224, 4] 0.16 -> 0.46; 2-D [20000, C] (in cache) F32 C = 2,
  * 3, 4 0.07-0.20 -> 0.34-0.45, bf16 0.04-0.16 -> 0.22-0.43, u8
- * 0.02-0.08 -> 0.20-0.29. From 5 channels the tiles came ahead below 8
- * MiB (F32 [8, 224, 224, 5..7] 0.42-0.45 against 0.30-0.33 gathered)
- * and behind above it ([32, 224, 224, 5] 0.31 against 0.55), and keep
- * them. */
-enum { GATHER_MAX_CHANNELS = 4 };
+ * 0.02-0.08 -> 0.20-0.29. Up to 4 channels that holds at every size.
+ * From 5 to 8 it holds for streamed copies (GATHER_MAX_CHANNELS_WIDE)
+ * whose planes (a gather's source) stay cached, up to
+ * GATHER_PLANE_MAX_BYTES: [64, 224, 224, C], C = 5, 6, 7: F32 0.36-0.40
+ * -> 0.53-0.62, bf16 0.22-0.26 -> 0.43-0.51, u8 0.16-0.17 -> 0.35-0.41;
+ * C = 8: F32 level (0.43), bf16 0.30 -> 0.43, u8 0.17 -> 0.33; planes
+ * of 6 MiB, [16, 512, 512, 6] F32 0.41 -> 0.59, [8, 1024, 1024, 6] u8
+ * 0.20 -> 0.49. Planes of 24 MiB ([8, 1024, 1024, 6] F32) came level,
+ * of 134 MiB ([5000000, 7]) lost (F32 0.41 -> 0.26, bf16 0.33 -> 0.24),
+ * and under 8 MiB of output the tiles came ahead (F32 [8, 224, 224, 5
+ * to 7] 0.42-0.45 against 0.30-0.33 gathered). */
+enum { GATHER_MAX_CHANNELS = 4, GATHER_MAX_CHANNELS_WIDE = 8, GATHER_PLANE_MAX_BYTES = 8 << 20 };
+#define GATHER_WIDE_MIN_BYTES ((int64_t)16 << 20)
 
-static bool gathers_channels(const lt__copy_args *a) {
+static bool gathers_channels(const lt__copy_args *a, int64_t bytes) {
   int in = a->ndim - 1, k = a->transpose_dim;
-  return a->shape[k] <= GATHER_MAX_CHANNELS && a->src_strides[in] <= GATHER_MAX_CHANNELS;
+  int64_t channels = a->shape[k], step = a->src_strides[in];
+  if (channels <= GATHER_MAX_CHANNELS && step <= GATHER_MAX_CHANNELS) return true;
+  int64_t plane = a->shape[in] * step * (int64_t)lt__dtype_size(a->src_dtype);
+  return bytes >= GATHER_WIDE_MIN_BYTES && channels <= GATHER_MAX_CHANNELS_WIDE && step <= GATHER_MAX_CHANNELS_WIDE &&
+         plane <= GATHER_PLANE_MAX_BYTES;
 }
 
 bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
-  if (!tileable(a) || gathers_channels(a)) return false;
-  if (lt__grouped_transpose(a)) return true;
   /* A batch of transposes whose slices are each small but together
    * outgrow the caches streams every slice. */
   size_t es = lt__dtype_size(a->dst_dtype);
   bool batch_large = numel * (int64_t)es >= LT__STREAM_MIN_BYTES;
+  if (!tileable(a) || gathers_channels(a, numel * (int64_t)es)) return false;
+  if (lt__grouped_transpose(a)) return true;
   int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
   if (batch_large && stages_slices(a, (int64_t)es)) {
     tile_job staged = {a, lt__transpose_best(es), true, a->shape[a->ndim - 1], 1, NULL};
