@@ -329,16 +329,18 @@ static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
  * [64, 224, 224, 4] 0.16 -> 0.46; 2-D [20000, C] (in cache) F32 C = 2,
  * 3, 4 0.07-0.20 -> 0.34-0.45, bf16 0.04-0.16 -> 0.22-0.43, u8
  * 0.02-0.08 -> 0.20-0.29. Up to 4 channels that holds at every size.
- * From 5 to 8 it holds for streamed copies (GATHER_MAX_CHANNELS_WIDE)
- * whose planes (a gather's source) stay cached, up to
+ * From 5 to 8 (GATHER_MAX_CHANNELS_WIDE) it holds for copies of 16 MiB
+ * or more whose planes (a gather's source) stay cached, up to
  * GATHER_PLANE_MAX_BYTES: [64, 224, 224, C], C = 5, 6, 7: F32 0.36-0.40
  * -> 0.53-0.62, bf16 0.22-0.26 -> 0.43-0.51, u8 0.16-0.17 -> 0.35-0.41;
  * C = 8: F32 level (0.43), bf16 0.30 -> 0.43, u8 0.17 -> 0.33; planes
  * of 6 MiB, [16, 512, 512, 6] F32 0.41 -> 0.59, [8, 1024, 1024, 6] u8
  * 0.20 -> 0.49. Planes of 24 MiB ([8, 1024, 1024, 6] F32) came level,
  * of 134 MiB ([5000000, 7]) lost (F32 0.41 -> 0.26, bf16 0.33 -> 0.24),
- * and under 8 MiB of output the tiles came ahead (F32 [8, 224, 224, 5
- * to 7] 0.42-0.45 against 0.30-0.33 gathered). */
+ * and near 8 MiB of output, where memcpy runs from the last-level
+ * cache, the tiles came ahead (F32 [8, 224, 224, 5 to 7] 0.42-0.46
+ * against 0.30-0.33 gathered; [16, 224, 224, 6] 0.33 -> 0.44, [24, 224,
+ * 224, 6] 0.31 -> 0.43). */
 enum { GATHER_MAX_CHANNELS = 4, GATHER_MAX_CHANNELS_WIDE = 8, GATHER_PLANE_MAX_BYTES = 8 << 20 };
 #define GATHER_WIDE_MIN_BYTES ((int64_t)16 << 20)
 
