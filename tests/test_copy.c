@@ -1163,6 +1163,42 @@ START_TEST(large_transposes_of_a_few_interleaved_channels_copy_every_element) {
 }
 END_TEST
 
+/* Planes of a few channels past 8 MiB go a block of pixels at a time,
+ * every channel's gather of each block (see tiled_transpose.c): 3
+ * channels of every element size and 6 of F32, pixel counts that end in
+ * a part block, a destination starting off its alignment, two threads;
+ * and 6 channels of 8 (a narrowed source, its step past its channels)
+ * whose output stays under 8 MiB and is stored plainly. */
+START_TEST(large_planes_of_a_few_channels_copy_every_element) {
+  const int t[] = {1, 0};
+  check_permuted_copy(LT_F32, 2, (int64_t[]){700001, 3}, t, -1);
+  check_permuted_copy(LT_U8, 2, (int64_t[]){2800001, 3}, t, -1);
+  check_permuted_copy(LT_F16, 2, (int64_t[]){1400001, 3}, t, -1);
+  check_permuted_copy(LT_F64, 2, (int64_t[]){350001, 3}, t, -1);
+  check_permuted_copy(LT_F32, 2, (int64_t[]){350001, 6}, t, -1);
+  check_permuted_copy_into(LT_F32, 2, (int64_t[]){700001, 3}, t, -1, false, 1);
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  check_permuted_copy(LT_F32, 2, (int64_t[]){700001, 3}, t, -1);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+
+  int64_t n = 300001, shape[2] = {n, 8};
+  lt_tensor *src = lt_empty(LT_F32, 2, shape, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), 4, 8 * n);
+  lt_tensor *six = lt_narrow(src, 1, 1, 6), *p = lt_permute(six, t);
+  lt_tensor *out = lt_empty(LT_F32, 2, (int64_t[]){6, n}, LT_HOST);
+  LT_ASSERT_OK_PTR(out);
+  LT_ASSERT_OK(lt_copy(out, p));
+  for (int64_t c = 0; c < 6; c++)
+    for (int64_t i = 0; i < n; i++)
+      if (element_at(lt_data(out), 4, c * n + i) != (pattern(i * 8 + 1 + c) & element_mask(4)))
+        ck_abort_msg("channel %lld, pixel %lld is not source element %lld", (long long)c, (long long)i,
+                     (long long)(i * 8 + 1 + c));
+  lt_release(src), lt_release(six), lt_release(p), lt_release(out);
+}
+END_TEST
+
 /* A transpose whose destination's inner dim is shorter than a tile takes
  * the destination's inner dims together as the rows of one 2-D transpose
  * (BHTD to (3,2,1,0): rows (H, B)), gathered from the source row by row,
@@ -1993,6 +2029,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_batches_of_small_transposes_into_rows_off_lines_copy_every_element);
   tcase_add_test(large, large_transposes_of_a_few_interleaved_channels_copy_every_element);
+  tcase_add_test(large, large_planes_of_a_few_channels_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
