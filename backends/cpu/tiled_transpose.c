@@ -352,9 +352,9 @@ enum { GATHER_MAX_CHANNELS = 4, GATHER_MAX_CHANNELS_WIDE = 8, GATHER_PLANE_MAX_B
  * stays in L2 from the first to the last. Same-run ratio to memcpy,
  * bench_access --permute 1,0, tiles or whole-plane gathers -> blocks:
  * [16000000, 3] F32 0.60 -> 1.06, bf16 0.62 -> 1.04, u8 0.59 -> 1.00;
- * [5000000, 7] F32 0.41 -> 0.60, bf16 0.29 -> 0.54, u8 0.20 -> 0.43;
- * --permute 0,3,1,2 [4, 1024, 1024, 6] F32 0.38 -> 0.59, bf16 0.26 ->
- * 0.47. Planes that stay cached lost that way (F32 [64, 224, 224, 3]
+ * [5000000, 7] F32 0.41 -> 0.60-0.61, bf16 0.29 -> 0.50-0.53, u8 0.20
+ * -> 0.44; --permute 0,3,1,2 [4, 1024, 1024, 6] F32 0.38 -> 0.60-0.61,
+ * bf16 0.26 -> 0.49. Planes that stay cached lost that way (F32 [64, 224, 224, 3]
  * 0.93 -> 0.88, [16, 224, 224, 3] 0.62 -> 0.54) and keep whole-plane
  * gathers. A channel's block is CHANNEL_BLOCK_BYTES of its row for up
  * to 4 channels and CHANNEL_BLOCK_BYTES_WIDE past that: [16000000, 3]
