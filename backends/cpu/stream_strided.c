@@ -204,50 +204,32 @@ static void kth_pick(void *idx, int64_t k, size_t es, int64_t *from_c) {
   }
 }
 
-__attribute__((target("avx512f,avx512bw"))) static size_t every_kth_halves_avx512(char *dst, const char *src,
-                                                                                  size_t n, int64_t k) {
-  _Alignas(64) uint16_t pick[32];
-  int64_t from_c;
-  kth_pick(pick, k, 2, &from_c);
-  const __m512i idx = _mm512_load_si512((const void *)pick);
-  const __mmask32 c_part = (__mmask32)(~0u << from_c);
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const char *s = src + (size_t)k * i;
-    for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);
-    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
-    __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v = _mm512_permutex2var_epi16(a, idx, b);
-    if (k == 4)
-      v = _mm512_shuffle_i64x2(v, _mm512_permutex2var_epi16(c, idx, _mm512_loadu_si512((const void *)(s + 192))), 0x44);
-    else
-      v = _mm512_mask_permutexvar_epi16(v, c_part, idx, c);
-    _mm512_stream_si512((void *)(dst + i), v);
+/* The kernel of elements of ES bytes (T), of NAME, built for TARGET;
+ * MASK the type of a mask of a vector's elements, PERMUTE2 and PERMUTE
+ * the two-source and the masked one-source permute of such elements. */
+#define EVERY_KTH_NARROW(NAME, TARGET, ES, T, MASK, PERMUTE2, PERMUTE)                                             \
+  __attribute__((target(TARGET))) static size_t NAME(char *dst, const char *src, size_t n, int64_t k) {           \
+    _Alignas(64) T pick[64 / ES];                                                                                  \
+    int64_t from_c;                                                                                                \
+    kth_pick(pick, k, ES, &from_c);                                                                                \
+    const __m512i idx = _mm512_load_si512((const void *)pick);                                                     \
+    const MASK c_part = (MASK)(~(MASK)0 << from_c);                                                                \
+    size_t i = 0;                                                                                                  \
+    for (; i + 64 <= n; i += 64) {                                                                                 \
+      const char *s = src + (size_t)k * i;                                                                         \
+      for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);                 \
+      __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));             \
+      __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v = PERMUTE2(a, idx, b);                           \
+      if (k == 4) v = _mm512_shuffle_i64x2(v, PERMUTE2(c, idx, _mm512_loadu_si512((const void *)(s + 192))), 0x44); \
+      else v = PERMUTE(v, c_part, idx, c);                                                                         \
+      _mm512_stream_si512((void *)(dst + i), v);                                                                   \
+    }                                                                                                              \
+    return i;                                                                                                      \
   }
-  return i;
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t every_kth_bytes_avx512(char *dst,
-                                                                                            const char *src,
-                                                                                            size_t n, int64_t k) {
-  _Alignas(64) uint8_t pick[64];
-  int64_t from_c;
-  kth_pick(pick, k, 1, &from_c);
-  const __m512i idx = _mm512_load_si512((const void *)pick);
-  const __mmask64 c_part = ~0ull << from_c;
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const char *s = src + (size_t)k * i;
-    for (int64_t l = 0; l < k; l++) __builtin_prefetch(s + (KTH_LINES_AHEAD * k + l) * 64, 0, 2);
-    __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
-    __m512i c = _mm512_loadu_si512((const void *)(s + 128)), v = _mm512_permutex2var_epi8(a, idx, b);
-    if (k == 4)
-      v = _mm512_shuffle_i64x2(v, _mm512_permutex2var_epi8(c, idx, _mm512_loadu_si512((const void *)(s + 192))), 0x44);
-    else
-      v = _mm512_mask_permutexvar_epi8(v, c_part, idx, c);
-    _mm512_stream_si512((void *)(dst + i), v);
-  }
-  return i;
-}
+EVERY_KTH_NARROW(every_kth_halves_avx512, "avx512f,avx512bw", 2, uint16_t, __mmask32, _mm512_permutex2var_epi16,
+                 _mm512_mask_permutexvar_epi16)
+EVERY_KTH_NARROW(every_kth_bytes_avx512, "avx512f,avx512bw,avx512vbmi", 1, uint8_t, __mmask64,
+                 _mm512_permutex2var_epi8, _mm512_mask_permutexvar_epi8)
 
 /* 32 bytes of dst from 64 of source: the even elements of each lane of
  * both vectors, then the lanes put in order. */
