@@ -37,7 +37,8 @@ void lt__stream_copy_ahead(char *dst, const char *src, size_t n);
  * the way lt__stream_copy streams, each vector reordered in registers
  * (stream_strided.c): step -1 (a reversed run) or 2 (every other
  * element) for elements of 1, 2, 4 or 8 bytes, and where the CPU has
- * AVX-512, steps 3, 4 and 8 of 4-byte elements. No byte past the last
+ * AVX-512, steps 3, 4 and 8 of 4-byte elements and 3 and 4 of 2-byte
+ * ones (and of bytes, with AVX512-VBMI). No byte past the last
  * element (element n - 1) is read. False, with
  * nothing written, where this CPU has no such kernel or dst is off its
  * element alignment (the caller gathers another way); the caller fences. */
