@@ -395,7 +395,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
   parallel_copy pc = {a, fast, stream, big};
   /* A streamed gather that lt__stream_strided's kernels do (a reversed
-   * run, every other element, every third, fourth or eighth word) goes in
+   * run, every other element, every third or fourth element, every eighth word) goes in
    * the destination's order, so that the lines where one destination row
    * ends and the next begins go out
    * whole and streamed too. Run by run, each took plain stores to its
