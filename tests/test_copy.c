@@ -1130,7 +1130,7 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
 
 /* A transpose whose source unit dim holds 2 to 4 interleaved channels
  * (pixels in HWC order to CHW) goes to the gathers, one destination row
- * per channel (see tiled_transpose.c): every element size, 2, 3 and 4
+ * per channel (see channel_transpose.c): every element size, 2, 3 and 4
  * channels, a reversed dim among the pixels, a destination starting off
  * its alignment, a 2-D one; 5 channels stay with the tiles. */
 START_TEST(transposes_of_a_few_interleaved_channels_copy_every_element) {
@@ -1164,7 +1164,7 @@ START_TEST(large_transposes_of_a_few_interleaved_channels_copy_every_element) {
 END_TEST
 
 /* Planes of a few channels past 8 MiB go a block of pixels at a time,
- * every channel's gather of each block (see tiled_transpose.c): 3
+ * every channel's gather of each block (see channel_transpose.c): 3
  * channels of every element size and 6 of F32, pixel counts that end in
  * a part block, a destination starting off its alignment, two threads;
  * and 6 channels of 8 (a narrowed source, its step past its channels)

@@ -31,4 +31,20 @@ static inline bool lt__odometer_step(lt__odometer *o, const lt__copy_args *a, in
   return false;
 }
 
+/* The odometer over dims [0, ndim) of a, leaving out dim skip (-1:
+ * none), at index i of their row-major order, on elements of des and
+ * ses bytes: where a range of those indices starts. */
+static inline lt__odometer lt__odometer_at(const lt__copy_args *a, int ndim, int skip, int64_t i, int64_t des,
+                                           int64_t ses) {
+  lt__odometer o = {.dst_off = 0};
+  for (int d = ndim - 1; d >= 0; d--) {
+    if (d == skip) continue;
+    o.idx[d] = i % a->shape[d];
+    i /= a->shape[d];
+    o.dst_off += o.idx[d] * a->dst_strides[d] * des;
+    o.src_off += o.idx[d] * a->src_strides[d] * ses;
+  }
+  return o;
+}
+
 #endif

@@ -187,7 +187,7 @@ __attribute__((target("avx512f"))) static size_t every_kth_words_avx512(char *ds
  * two-source permute, then the low halves of both pairs; every third,
  * what a and b hold by one two-source permute, c's rest merged in by a
  * masked one. The interleaved channels of 2-byte and 1-byte pixels
- * (tiled_transpose.c's route_channels) had no kernel and took the
+ * (channel_transpose.c) had no kernel and took the
  * gather loop into a buffer. Zen 5, same-run ratio to memcpy, two runs
  * each in turn, loop -> kernel: bench_access --permute 0,3,1,2 --shape
  * 64,224,224,C, bf16 C = 3 0.59-0.62 -> 0.88-0.89, C = 4 0.53-0.56 ->

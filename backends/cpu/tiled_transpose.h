@@ -11,9 +11,9 @@
 /* Does the copy a (numel elements, bytes read plus written) if the tile
  * kernels can, over every index of its other dims, or through a group of
  * the destination's inner dims where its unit-stride dim is shorter than
- * a tile (grouped_transpose.c); says whether it did (a source unit dim
- * of a few interleaved channels it leaves to the strided copy's
- * gathers). Cannot fail. */
+ * a tile (grouped_transpose.c), or a few channels at a time
+ * (channel_transpose.c); says whether it did (channels it may leave to
+ * the strided copy's gathers). Cannot fail. */
 bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes);
 
 #endif
