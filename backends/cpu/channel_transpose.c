@@ -62,16 +62,16 @@ enum { CHANNEL_BLOCK_BYTES = 65536, CHANNEL_BLOCK_BYTES_WIDE = 16384, CHANNEL_PI
 
 typedef enum channels_route { CHANNELS_TILED, CHANNELS_GATHERED, CHANNELS_BLOCKED } channels_route;
 
-/* How a transpose of a copy of bytes (read plus written) takes its
- * source unit dim, where that holds a few channels. */
-static channels_route route_channels(const lt__copy_args *a, int64_t bytes) {
+/* How a transpose whose output is out_bytes long takes its source unit
+ * dim, where that holds a few channels. */
+static channels_route route_channels(const lt__copy_args *a, int64_t out_bytes) {
   int in = a->ndim - 1, k = a->transpose_dim;
   int64_t channels = a->shape[k], step = a->src_strides[in];
   if (channels > GATHER_MAX_CHANNELS_WIDE || step > GATHER_MAX_CHANNELS_WIDE) return CHANNELS_TILED;
   int64_t plane = a->shape[in] * step * (int64_t)lt__dtype_size(a->src_dtype);
   if (plane > GATHER_PLANE_MAX_BYTES) return CHANNELS_BLOCKED;
   if (channels <= GATHER_MAX_CHANNELS && step <= GATHER_MAX_CHANNELS) return CHANNELS_GATHERED;
-  return bytes >= GATHER_WIDE_MIN_BYTES ? CHANNELS_GATHERED : CHANNELS_TILED;
+  return out_bytes >= GATHER_WIDE_MIN_BYTES ? CHANNELS_GATHERED : CHANNELS_TILED;
 }
 
 typedef struct channel_job {
