@@ -5,7 +5,9 @@
  * unaligned pointers, on larger shapes, and past the size where the
  * vector paths switch to streaming stores (with and without memory for
  * their stage); the destination's padding must stay untouched. */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "support/check_helpers.h"
@@ -71,6 +73,20 @@ static size_t first_difference(size_t n) {
   return i;
 }
 
+/* Fails the test where got_buf and want_buf differ in their first n
+ * bytes: the case (printf's fmt and the rest), then the first differing
+ * byte, counted from the destination's start at off. */
+__attribute__((format(printf, 3, 4))) static void assert_bytes_match(size_t n, size_t off, const char *fmt, ...) {
+  size_t i = first_difference(n);
+  if (i == n) return;
+  char what[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  ck_abort_msg("%s: byte %lld is %#x, want %#x", what, (long long)i - (long long)off, got_buf[i], want_buf[i]);
+}
+
 /* Runs k on l and compares the whole destination extent, padding
  * included, and GUARD_BYTES past it with the naive loop's. */
 static void check_layout(const kernel_under_test *k, const layout *l) {
@@ -84,12 +100,9 @@ static void check_layout(const kernel_under_test *k, const layout *l) {
   naive_transpose(want_buf + l->dst_off, src_buf + l->src_off, l, k->es);
   k->fn((char *)got_buf + l->dst_off, l->dst_ld, (const char *)src_buf + l->src_off, l->src_ld, l->rows, l->cols);
   lt__stream_fence(); /* the streamed kernels leave it to their caller */
-  size_t i = first_difference(dst_bytes);
-  if (i == dst_bytes) return;
-  ck_abort_msg("%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu: "
-               "byte %lld is %#x, want %#x",
-               k->path, k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld, (long long)l->dst_ld,
-               l->src_off, l->dst_off, (long long)i - (long long)l->dst_off, got_buf[i], want_buf[i]);
+  assert_bytes_match(dst_bytes, l->dst_off,
+                     "%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu", k->path, k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld,
+                     (long long)l->dst_ld, l->src_off, l->dst_off);
 }
 
 static int64_t at_least_1(int64_t n) { return n > 0 ? n : 1; }
@@ -456,11 +469,8 @@ static void check_side(lt__transpose_side_fn fn, size_t es, int64_t rows, int64_
         memcpy(want_buf + dst_off + (size_t)(c * dst_ld + s * rows + r) * es,
                src_buf + (size_t)(r * src_ld + s * src_step + c) * es, es);
   fn((char *)got_buf + dst_off, dst_ld, (const char *)src_buf, src_ld, rows, cols, n, src_step, stage);
-  size_t i = first_difference(dst_bytes);
-  if (i == dst_bytes) return;
-  ck_abort_msg("es=%zu rows=%lld cols=%lld n=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
-               (long long)rows, (long long)cols, (long long)n, (long long)pad, dst_off,
-               (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
+  assert_bytes_match(dst_bytes, dst_off, "es=%zu rows=%lld cols=%lld n=%lld pad=%lld dst_off=%zu", es,
+                     (long long)rows, (long long)cols, (long long)n, (long long)pad, dst_off);
 }
 
 START_TEST(slices_side_by_side_match_the_naive_loop) {
@@ -516,10 +526,8 @@ static void check_rows(lt__transpose_rows_fn fn, bool streamed, size_t es, int64
   rows_case(rows, nrows, ncols, ncols + 7, 5, dst_ld, 0, dst_bytes, es);
   fn((char *)got_buf, dst_ld, rows, nrows, ncols);
   lt__stream_fence();
-  size_t i = first_difference(dst_bytes);
-  if (i == dst_bytes) return;
-  ck_abort_msg("%s es=%zu nrows=%lld ncols=%lld: byte %zu is %#x, want %#x", streamed ? "streamed" : "plain", es,
-               (long long)nrows, (long long)ncols, i, got_buf[i], want_buf[i]);
+  assert_bytes_match(dst_bytes, 0, "%s es=%zu nrows=%lld ncols=%lld", streamed ? "streamed" : "plain", es,
+                     (long long)nrows, (long long)ncols);
 }
 
 START_TEST(rows_read_where_they_lie_match_the_naive_loop) {
@@ -561,11 +569,8 @@ static void check_rows_seamed(lt__transpose_rows_seamed_fn fn, size_t es, int64_
   lt__seam_run_step(&run, dst + n1 * (int64_t)es, n2 * (int64_t)es, true);
   lt__seam_run_finish(&run);
   lt__stream_fence();
-  size_t i = first_difference(dst_bytes);
-  if (i == dst_bytes) return;
-  ck_abort_msg("seamed es=%zu n1=%lld n2=%lld ncols=%lld pad=%lld dst_off=%zu: byte %lld is %#x, want %#x", es,
-               (long long)n1, (long long)n2, (long long)ncols, (long long)pad, dst_off,
-               (long long)i - (long long)dst_off, got_buf[i], want_buf[i]);
+  assert_bytes_match(dst_bytes, dst_off, "seamed es=%zu n1=%lld n2=%lld ncols=%lld pad=%lld dst_off=%zu", es,
+                     (long long)n1, (long long)n2, (long long)ncols, (long long)pad, dst_off);
 }
 
 START_TEST(seamed_rows_read_where_they_lie_match_the_naive_loop) {
