@@ -318,7 +318,7 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   if (lt__grouped_transpose(a)) return true;
   int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
   if (batch_large && stages_slices(a, (int64_t)es)) {
-    tile_job staged = {a, lt__transpose_best(es), true, a->shape[a->ndim - 1], 1, NULL};
+    tile_job staged = {a, lt__transpose_best(es), false, a->shape[a->ndim - 1], 1, NULL}; /* fn cached: stages in L1 */
     lt__parallel_for(outer, bytes, staged_slices, &staged);
     return true;
   }
