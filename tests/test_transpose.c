@@ -325,7 +325,9 @@ END_TEST
  * row), and the others on the same shapes: several panels each way with
  * partial last ones, destination rows of every alignment (whose runs
  * hand their last partial line to the next panel down), offset pointers,
- * a single panel down the rows, and rows too far apart for panels. */
+ * a single panel down the rows, rows too far apart for panels, and
+ * source rows past the last full tile that the edge kernel reads a
+ * chunk of columns at a time (lt__edge_pulled). */
 START_TEST(streamed_panels_match_the_naive_loop) {
   kernel_under_test k = {lt__transpose_best_streamed(SIZES[_i]), SIZES[_i], "best streamed"};
   int64_t line = 64 / (int64_t)k.es, panel_rows = LT__PANEL_ROW_BYTES / (int64_t)k.es;
@@ -336,6 +338,7 @@ START_TEST(streamed_panels_match_the_naive_loop) {
       {rows, cols, cols + 3, rows + 5, 64 - 3 * k.es, 2 * k.es},
       {rows, cols, cols, (rows / line + 1) * line, 0, 64 - line / 2 * k.es},
       {2 * line + 1, cols, cols, 2 * line + 3, 0, k.es},
+      {3 * line - 1, cols, cols, 3 * line + 1, 0, 0}, /* tail rows a tile less one, read in chunks of columns */
       {rows, 3 * line, 3 * line, LT__PANEL_MAX_LD / (int64_t)k.es + 1, 0, 0},
   };
   for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) check_layout(&k, &layouts[i]);
