@@ -53,12 +53,26 @@
  * 0.59-0.61 at 64 bytes, 0.62-0.70 at 128, 0.79 at 256, 0.54-0.57 at 512. */
 #define LT__TILE_READ_AHEAD 256
 
+/* Source rows off a line put each tile row's 64 bytes across two lines,
+ * the first of which is the second of the tile before: asked for, it
+ * arrived for a read three tiles on, not four. Of 4- and 8-byte elements
+ * the ask is for the second line, which the tile ahead is the first to
+ * read. Zen 5, same-run ratio to memcpy, two runs each in turn, first
+ * -> second line: 2-D transpose at 512 MiB (11585^2) 0.84-0.85 ->
+ * 0.93-0.99, two threads 1.00 -> 1.03-1.07; 5001 x 7003 0.89 -> 0.96;
+ * (0,2,1) of 203^3 0.55-0.58 -> 0.63-0.64, (2,1,0) 0.44-0.45 -> 0.52-0.53;
+ * F64 (0,2,1) of [400, 401, 403] 0.89-0.92 -> 0.95-0.96; 300^3 (2,1,0)
+ * level. Halves and bytes, whose tiles read 32 and 64 rows, lost (u8 2-D
+ * at 512 MiB 0.56-0.58 -> 0.51-0.53, bf16 level) and keep the first, as
+ * does the panels' walk (not measured: Zen 5 takes the AVX-512 path). */
+static inline int64_t lt__ask_offset(const lt__tiling *g) { return g->es >= 4 && g->sld % 64 != 0 ? 63 : 0; }
+
 static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c, int64_t cb, int64_t width,
-                                       int64_t strip, int segs) {
+                                       int64_t strip, int segs, int64_t at) {
   int64_t k = c - cb + LT__TILE_READ_AHEAD / g->es; /* columns into the walk from cb */
   int64_t ra = r + k / width * strip;
   if (ra >= g->r0 + g->nrows) return;
-  const char *p = g->src + ra * g->sld + (cb + k % width) * g->es;
+  const char *p = g->src + ra * g->sld + (cb + k % width) * g->es + at; /* at: bytes into the tile row */
   for (int64_t i = 0; i < segs * g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 2);
 }
 
@@ -195,7 +209,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
                       row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
-          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs);
+          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, lt__ask_offset(g));
         }
         /* the last strip: a row's end waits for the next row's first
          * segment, which a panel of one strip writes only now */
@@ -268,7 +282,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_paneled(const lt__ti
       h = lt__min64(h_max, r_end - r0);
       for (int64_t rs = r0; rs < r0 + h; rs += g->t)
         for (int64_t c = cb; c < cb + w; c += g->t) {
-          lt__tile_read_ahead(g, rs, c, cb, w, g->t, 1); /* past the panel's last strip: the next panel down */
+          lt__tile_read_ahead(g, rs, c, cb, w, g->t, 1, 0); /* past the panel's last strip: the next panel down */
           lt__tile_out out = {.dst = panel + (c - cb) * pitch + 64 + (rs - r0) * g->es, .dld = pitch, .segs = 1};
           tile(&out, g->src + rs * g->sld + c * g->es, g->sld);
         }
