@@ -53,6 +53,25 @@
  * 0.59-0.61 at 64 bytes, 0.62-0.70 at 128, 0.79 at 256, 0.54-0.57 at 512. */
 #define LT__TILE_READ_AHEAD 256
 
+/* Source rows a multiple of 16 KiB apart put a strip's lines in a few
+ * sets of L2 (all in one where they are 64 KiB apart), and lines asked
+ * for four tiles ahead were pushed out by each other before their tile
+ * came; three tiles ahead measured faster there. Zen 5, bench_access
+ * --permute, same-run ratio to memcpy, two or three runs each in turn,
+ * 256 -> 192 bytes: F32 (2,1,0) of 512^3 (rows 1 MiB apart) 0.79-0.83
+ * -> 0.82-0.86, of [2048, 8, 1024] (32 KiB) 0.92-0.95 -> 0.96-0.97, of
+ * [4096, 4, 1024] (16 KiB) 0.88-0.89 -> 0.90, of 256^3 0.75 -> 0.76-0.78;
+ * (1,2,0) of 512^3 0.92 -> 0.94-0.95; bf16 (2,1,0) of 512^3 0.51 ->
+ * 0.55-0.58, u8 of [512, 512, 1024] 0.32 -> 0.34, F64 of [256, 256, 512]
+ * 0.80-0.83 -> 0.83-0.85. Other rows keep four tiles (the 2-D transpose
+ * at 512 MiB: 0.98 at 256 bytes, 0.86 at 192), as does the panels' walk
+ * (not measured). */
+#define LT__SET_READ_AHEAD 192
+
+static inline int64_t lt__read_ahead_bytes(const lt__tiling *g) {
+  return g->sld % 16384 == 0 ? LT__SET_READ_AHEAD : LT__TILE_READ_AHEAD;
+}
+
 /* Source rows off a line put each tile row's 64 bytes across two lines,
  * the first of which is the second of the tile before: asked for, it
  * arrived for a read three tiles on, not four. Of 4- and 8-byte elements
@@ -68,8 +87,8 @@
 static inline int64_t lt__ask_offset(const lt__tiling *g) { return g->es >= 4 && g->sld % 64 != 0 ? 63 : 0; }
 
 static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c, int64_t cb, int64_t width,
-                                       int64_t strip, int segs, int64_t at) {
-  int64_t k = c - cb + LT__TILE_READ_AHEAD / g->es; /* columns into the walk from cb */
+                                       int64_t strip, int segs, int64_t ahead, int64_t at) {
+  int64_t k = c - cb + ahead / g->es; /* columns into the walk from cb */
   int64_t ra = r + k / width * strip;
   if (ra >= g->r0 + g->nrows) return;
   const char *p = g->src + ra * g->sld + (cb + k % width) * g->es + at; /* at: bytes into the tile row */
@@ -209,7 +228,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
                       row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
-          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, lt__ask_offset(g));
+          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, lt__read_ahead_bytes(g), lt__ask_offset(g));
         }
         /* the last strip: a row's end waits for the next row's first
          * segment, which a panel of one strip writes only now */
@@ -282,7 +301,8 @@ static inline __attribute__((always_inline)) bool lt__tiles_paneled(const lt__ti
       h = lt__min64(h_max, r_end - r0);
       for (int64_t rs = r0; rs < r0 + h; rs += g->t)
         for (int64_t c = cb; c < cb + w; c += g->t) {
-          lt__tile_read_ahead(g, rs, c, cb, w, g->t, 1, 0); /* past the panel's last strip: the next panel down */
+          /* past the panel's last strip: the next panel down */
+          lt__tile_read_ahead(g, rs, c, cb, w, g->t, 1, LT__TILE_READ_AHEAD, 0);
           lt__tile_out out = {.dst = panel + (c - cb) * pitch + 64 + (rs - r0) * g->es, .dld = pitch, .segs = 1};
           tile(&out, g->src + rs * g->sld + c * g->es, g->sld);
         }
