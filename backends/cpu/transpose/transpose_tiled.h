@@ -115,7 +115,7 @@ static inline void lt__tile_read_ahead(const lt__tiling *g, int64_t r, int64_t c
 static inline void lt__edge_pulled(lt__transpose_fn edge, char *dst, int64_t dst_ld, const char *src,
                                    int64_t src_ld, int64_t rows, int64_t cols, int64_t es) {
   if (rows <= 0 || cols <= 0) return;
-  int64_t chunk = lt__min64(cols, (LT__PULL_BYTES / (rows * es) + 63) / 64 * 64);
+  int64_t chunk = LT__PULL_BYTES / (rows * es) / 64 * 64 + 64; /* 64 columns or more */
   for (int64_t c = 0; c < cols; c += chunk) {
     int64_t nc = lt__min64(chunk, cols - c);
     for (int64_t r = 0; r < rows; r++) lt__pull(src + (r * src_ld + c) * es, nc * es);
