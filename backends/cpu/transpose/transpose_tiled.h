@@ -216,6 +216,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   if (!aligned && !stage) return *merged = false;
   int64_t strip = g->max_segs * g->t > LT__STRIP_ROWS ? g->max_segs * g->t : LT__STRIP_ROWS;
   int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
+  const int64_t ahead = lt__read_ahead_bytes(g), ask_at = lt__ask_offset(g); /* the same for every tile */
   for (int64_t cb = g->c0; cb < c_end; cb += panel) {
     int64_t width = lt__min64(panel, c_end - cb);
     char *row_ends = g->seams ? g->seams + (cb - g->c0) * 128 : ends; /* the rows' first and last segments */
@@ -228,7 +229,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
           lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
                       row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
-          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, lt__read_ahead_bytes(g), lt__ask_offset(g));
+          lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, ahead, ask_at);
         }
         /* the last strip: a row's end waits for the next row's first
          * segment, which a panel of one strip writes only now */
