@@ -101,8 +101,9 @@ static void check_layout(const kernel_under_test *k, const layout *l) {
   k->fn((char *)got_buf + l->dst_off, l->dst_ld, (const char *)src_buf + l->src_off, l->src_ld, l->rows, l->cols);
   lt__stream_fence(); /* the streamed kernels leave it to their caller */
   assert_bytes_match(dst_bytes, l->dst_off,
-                     "%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu", k->path, k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld,
-                     (long long)l->dst_ld, l->src_off, l->dst_off);
+                     "%s es=%zu rows=%lld cols=%lld src_ld=%lld dst_ld=%lld src_off=%zu dst_off=%zu", k->path,
+                     k->es, (long long)l->rows, (long long)l->cols, (long long)l->src_ld, (long long)l->dst_ld,
+                     l->src_off, l->dst_off);
 }
 
 static int64_t at_least_1(int64_t n) { return n > 0 ? n : 1; }

@@ -11,53 +11,51 @@
 #include "stream.h"
 
 /* A transpose whose source unit dim holds a few interleaved channels (an
- * image's pixels in HWC order to CHW: src[p][c] to dst[c][p], C of 2 to
- * 8) has no full tile along the source's rows: the edge kernel took it
- * 16 pixels at a time, each a 16 x 16 transpose of which C columns
- * count, and stored C pieces of 64 bytes to rows far apart. Taken as C
- * gathers instead (each destination row, the source's elements C apart:
- * the strided copy's gathers), it reads the source C times, from cache
- * after the first where a plane fits there, and writes each row in
- * order. Same-run ratio to memcpy, bench_access --permute 0,3,1,2,
- * tiles -> gathers: F32 [32, 224, 224, 3] 0.29 -> 0.86, [64, 224, 224,
- * 2] 0.28 -> 1.04, [64, 224, 224, 4] 0.34 -> 0.88, [1, 4096, 4096, 3]
- * (planes past the caches) 0.53 -> 0.60; bf16 [64, 224, 224, 2] 0.11 ->
- * 0.90, [32, 224, 224, 3] 0.10 -> 0.43, [64, 224, 224, 4] 0.20 -> 0.54;
- * u8 [64, 224, 224, 2] 0.045 -> 0.67, [32, 224, 224, 3] 0.05 -> 0.46,
- * [64, 224, 224, 4] 0.16 -> 0.46; 2-D [20000, C] (in cache) F32 C = 2,
- * 3, 4 0.07-0.20 -> 0.34-0.45, bf16 0.04-0.16 -> 0.22-0.43, u8
- * 0.02-0.08 -> 0.20-0.29. Up to 4 channels that holds at every size
- * (planes past the caches go in blocks: below). From 5 to 8
- * (GATHER_MAX_CHANNELS_WIDE) it holds for copies of 16 MiB
- * or more whose planes (a gather's source) stay cached, up to
- * GATHER_PLANE_MAX_BYTES: [64, 224, 224, C], C = 5, 6, 7: F32 0.36-0.40
- * -> 0.53-0.62, bf16 0.22-0.26 -> 0.43-0.51, u8 0.16-0.17 -> 0.35-0.41;
- * C = 8: F32 level (0.43), bf16 0.30 -> 0.43, u8 0.17 -> 0.33; planes
- * of 6 MiB, [16, 512, 512, 6] F32 0.41 -> 0.59, [8, 1024, 1024, 6] u8
- * 0.20 -> 0.49. Whole planes of 24 MiB ([8, 1024, 1024, 6] F32) came
- * level, of 134 MiB ([5000000, 7]) lost (F32 0.41 -> 0.26, bf16 0.33 ->
- * 0.24), and go in blocks; near 8 MiB of output, where memcpy runs from the last-level
- * cache, the tiles came ahead (F32 [8, 224, 224, 5 to 7] 0.42-0.46
- * against 0.30-0.33 gathered; [16, 224, 224, 6] 0.33 -> 0.44, [24, 224,
- * 224, 6] 0.31 -> 0.43). */
+ * image's pixels in HWC order to CHW: src[p][c] to dst[c][p], C of 2 to 8)
+ * has no full tile along the source's rows: the edge kernel took it 16
+ * pixels at a time, each a 16 x 16 transpose of which C columns count, and
+ * stored C pieces of 64 bytes to rows far apart. Taken as C gathers instead
+ * (each destination row, the source's elements C apart: the strided copy's
+ * gathers), it reads the source C times, from cache after the first where a
+ * plane fits there, and writes each row in order. Same-run ratio to memcpy,
+ * bench_access --permute 0,3,1,2, tiles -> gathers: F32 [32, 224, 224, 3]
+ * 0.29 -> 0.86, [64, 224, 224, 2] 0.28 -> 1.04, [64, 224, 224, 4] 0.34 ->
+ * 0.88, [1, 4096, 4096, 3] (planes past the caches) 0.53 -> 0.60; bf16 [64,
+ * 224, 224, 2] 0.11 -> 0.90, [32, 224, 224, 3] 0.10 -> 0.43, [64, 224, 224,
+ * 4] 0.20 -> 0.54; u8 [64, 224, 224, 2] 0.045 -> 0.67, [32, 224, 224, 3]
+ * 0.05 -> 0.46, [64, 224, 224, 4] 0.16 -> 0.46; 2-D [20000, C] (in cache)
+ * F32 C = 2, 3, 4 0.07-0.20 -> 0.34-0.45, bf16 0.04-0.16 -> 0.22-0.43, u8
+ * 0.02-0.08 -> 0.20-0.29. Up to 4 channels that holds at every size (planes
+ * past the caches go in blocks: below). From 5 to 8
+ * (GATHER_MAX_CHANNELS_WIDE) it holds for copies of 16 MiB or more whose
+ * planes (a gather's source) stay cached, up to GATHER_PLANE_MAX_BYTES:
+ * [64, 224, 224, C], C = 5, 6, 7: F32 0.36-0.40 -> 0.53-0.62, bf16
+ * 0.22-0.26 -> 0.43-0.51, u8 0.16-0.17 -> 0.35-0.41; C = 8: F32 level
+ * (0.43), bf16 0.30 -> 0.43, u8 0.17 -> 0.33; planes of 6 MiB, [16, 512,
+ * 512, 6] F32 0.41 -> 0.59, [8, 1024, 1024, 6] u8 0.20 -> 0.49. Whole
+ * planes of 24 MiB ([8, 1024, 1024, 6] F32) came level, of 134 MiB
+ * ([5000000, 7]) lost (F32 0.41 -> 0.26, bf16 0.33 -> 0.24), and go in
+ * blocks; near 8 MiB of output, where memcpy runs from the last-level
+ * cache, the tiles came ahead (F32 [8, 224, 224, 5 to 7] 0.42-0.46 against
+ * 0.30-0.33 gathered; [16, 224, 224, 6] 0.33 -> 0.44, [24, 224, 224, 6]
+ * 0.31 -> 0.43). */
 enum { GATHER_MAX_CHANNELS = 4, GATHER_MAX_CHANNELS_WIDE = 8, GATHER_PLANE_MAX_BYTES = 8 << 20 };
 #define GATHER_WIDE_MIN_BYTES ((int64_t)16 << 20)
 
 /* Planes past GATHER_PLANE_MAX_BYTES, which the gathers would read from
  * memory once per channel, go a block of pixels at a time instead
- * (channel_blocks): every channel's gather of the block, whose source
- * stays in L2 from the first to the last. Same-run ratio to memcpy,
- * bench_access --permute 1,0, tiles or whole-plane gathers -> blocks:
- * [16000000, 3] F32 0.60 -> 1.06, bf16 0.62 -> 1.04, u8 0.59 -> 1.00;
- * [5000000, 7] F32 0.41 -> 0.60-0.61, bf16 0.29 -> 0.50-0.53, u8 0.20
- * -> 0.44; --permute 0,3,1,2 [4, 1024, 1024, 6] F32 0.38 -> 0.60-0.61,
- * bf16 0.26 -> 0.49. Planes that stay cached lost that way (F32 [64, 224, 224, 3]
- * 0.93 -> 0.88, [16, 224, 224, 3] 0.62 -> 0.54) and keep whole-plane
- * gathers. A channel's block is CHANNEL_BLOCK_BYTES of its row for up
- * to 4 channels and CHANNEL_BLOCK_BYTES_WIDE past that: [16000000, 3]
- * F32 measured 0.93-0.94 at 16 KiB, 0.96-0.98 at 24, 1.02-1.08 at 40
- * and 64; [5000000, 7] and [8000000, 5] 0.61-0.65 at 16 KiB, 0.56-0.60
- * at 40 and 64. */
+ * (channel_blocks): every channel's gather of the block, whose source stays
+ * in L2 from the first to the last. Same-run ratio to memcpy, bench_access
+ * --permute 1,0, tiles or whole-plane gathers -> blocks: [16000000, 3] F32
+ * 0.60 -> 1.06, bf16 0.62 -> 1.04, u8 0.59 -> 1.00; [5000000, 7] F32 0.41
+ * -> 0.60-0.61, bf16 0.29 -> 0.50-0.53, u8 0.20 -> 0.44; --permute 0,3,1,2
+ * [4, 1024, 1024, 6] F32 0.38 -> 0.60-0.61, bf16 0.26 -> 0.49. Planes that
+ * stay cached lost that way (F32 [64, 224, 224, 3] 0.93 -> 0.88, [16, 224,
+ * 224, 3] 0.62 -> 0.54) and keep whole-plane gathers. A channel's block is
+ * CHANNEL_BLOCK_BYTES of its row for up to 4 channels and
+ * CHANNEL_BLOCK_BYTES_WIDE past that: [16000000, 3] F32 measured 0.93-0.94
+ * at 16 KiB, 0.96-0.98 at 24, 1.02-1.08 at 40 and 64; [5000000, 7] and
+ * [8000000, 5] 0.61-0.65 at 16 KiB, 0.56-0.60 at 40 and 64. */
 enum { CHANNEL_BLOCK_BYTES = 65536, CHANNEL_BLOCK_BYTES_WIDE = 16384, CHANNEL_PIECE_BYTES = 16384 };
 
 typedef enum channels_route { CHANNELS_TILED, CHANNELS_GATHERED, CHANNELS_BLOCKED } channels_route;

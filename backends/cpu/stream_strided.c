@@ -1,42 +1,39 @@
-/* Streamed runs read with a step of -1 (a reversed dim), 2 (every
- * other element: a slice with step 2, the real parts of interleaved
- * pairs), or 3, 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and
- * 1-byte ones: channels of interleaved pixels, say), each vector
- * reordered in registers and
- * streamed out (see
- * stream.h). Read straight from the source, with L2 prefetch 1 KiB ahead
- * of the loads (4 KiB on Zen 5, below). The two passes of a gather into
- * an L1 buffer and lt__stream_copy ran at 0.56-0.66 of memcpy for reversed F32 rows of
- * 11585 and at 0.40-0.43 for every other float at 512 MiB (the whole
- * source is read for half of it, so 0.67 would be all there is if a read
- * line cost what a streamed one does; it costs less); this runs at
- * 0.86-0.92 and 0.57-0.62 (bench_access: last dim reversed, strided read
- * s=2). Without the prefetch a probe ran at 0.72 and 0.55-0.59; 8 KiB
- * ahead measured no better than 4, and four lines per step no better
- * than one. 1 KiB ahead beat 4 on Zen 4 (one thread, 512 MiB, same-run
- * A/B, medians of 11-15: rows of 11585 floats, step 2 0.71-0.81 -> 0.88,
- * reversed 1.11 -> 1.18-1.20; one run of 2^27 floats, step 2 0.87 ->
- * 0.90, reversed 1.15 -> 1.41); 512 bytes and 1.5 KiB measured level
- * with 1 KiB there. Every other byte or half had no kernel and took the
- * gather loop's plain stores: Xeon (AVX-512 with AMX), bench_access,
- * one thread, same-run ratio to memcpy, two runs each, loop -> kernel:
- * BF16 last dim step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB
- * 0.43 -> 0.64 (F32's 0.63), strided read s=2 0.77-0.78 -> 0.94-0.99
- * and 0.44-0.50 -> 0.64; U8 step 2 0.79-0.82 -> 0.94 and 0.46-0.48 ->
- * 0.63, strided read s=2 0.76-0.77 -> 0.95-0.96 and 0.42-0.49 -> 0.63.
- * Every third, fourth and eighth 4-byte element (on AVX-512) had taken
- * the gather loop's plain stores too (every third: the gather into an L1
- * buffer and lt__stream_copy): Xeon, F32, bench_access, three runs each
- * in turn, loop -> kernel, strided read s=4 from 512 MiB 0.261-0.266 ->
- * 0.300-0.312, s=8 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4
- * 0.47-0.49 -> 0.50-0.57, s=8 level (0.27-0.30). Zen 5 wants 4 KiB
- * ahead (READ_AHEAD_ZEN5): bench_access, one thread, same-run ratio to
- * memcpy, four runs each (two with a temporary switch, two of the
- * commit before and after in turn), 1 KiB -> 4 KiB: at 512 MiB last dim
- * reversed 0.87-0.92 -> 0.97-1.04, step 2 0.67-0.70 -> 0.73-0.80,
- * strided read s=2 0.71 -> 0.81-0.85, s=4 and s=8 level; at 64 MiB
- * reversed 0.68-0.83 -> 0.75-0.93, step 2 0.80 -> 0.85; 2 KiB measured
- * between, 8 and 16 KiB level with 4. */
+/* Streamed runs read with a step of -1 (a reversed dim), 2 (every other
+ * element: a slice with step 2, the real parts of interleaved pairs), or 3,
+ * 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and 1-byte ones:
+ * channels of interleaved pixels, say), each vector reordered in registers
+ * and streamed out (see stream.h). Read straight from the source, with L2
+ * prefetch 1 KiB ahead of the loads (4 KiB on Zen 5, below). The two passes
+ * of a gather into an L1 buffer and lt__stream_copy ran at 0.56-0.66 of
+ * memcpy for reversed F32 rows of 11585 and at 0.40-0.43 for every other
+ * float at 512 MiB (the whole source is read for half of it, so 0.67 would
+ * be all there is if a read line cost what a streamed one does; it costs
+ * less); this runs at 0.86-0.92 and 0.57-0.62 (bench_access: last dim
+ * reversed, strided read s=2). Without the prefetch a probe ran at 0.72 and
+ * 0.55-0.59; 8 KiB ahead measured no better than 4, and four lines per step
+ * no better than one. 1 KiB ahead beat 4 on Zen 4 (one thread, 512 MiB,
+ * same-run A/B, medians of 11-15: rows of 11585 floats, step 2 0.71-0.81 ->
+ * 0.88, reversed 1.11 -> 1.18-1.20; one run of 2^27 floats, step 2 0.87 ->
+ * 0.90, reversed 1.15 -> 1.41); 512 bytes and 1.5 KiB measured level with 1
+ * KiB there. Every other byte or half had no kernel and took the gather
+ * loop's plain stores: Xeon (AVX-512 with AMX), bench_access, one thread,
+ * same-run ratio to memcpy, two runs each, loop -> kernel: BF16 last dim
+ * step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB 0.43 -> 0.64 (F32's
+ * 0.63), strided read s=2 0.77-0.78 -> 0.94-0.99 and 0.44-0.50 -> 0.64; U8
+ * step 2 0.79-0.82 -> 0.94 and 0.46-0.48 -> 0.63, strided read s=2
+ * 0.76-0.77 -> 0.95-0.96 and 0.42-0.49 -> 0.63. Every third, fourth and
+ * eighth 4-byte element (on AVX-512) had taken the gather loop's plain
+ * stores too (every third: the gather into an L1 buffer and
+ * lt__stream_copy): Xeon, F32, bench_access, three runs each in turn, loop
+ * -> kernel, strided read s=4 from 512 MiB 0.261-0.266 -> 0.300-0.312, s=8
+ * 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4 0.47-0.49 -> 0.50-0.57, s=8
+ * level (0.27-0.30). Zen 5 wants 4 KiB ahead (READ_AHEAD_ZEN5):
+ * bench_access, one thread, same-run ratio to memcpy, four runs each (two
+ * with a temporary switch, two of the commit before and after in turn), 1
+ * KiB -> 4 KiB: at 512 MiB last dim reversed 0.87-0.92 -> 0.97-1.04, step 2
+ * 0.67-0.70 -> 0.73-0.80, strided read s=2 0.71 -> 0.81-0.85, s=4 and s=8
+ * level; at 64 MiB reversed 0.68-0.83 -> 0.75-0.93, step 2 0.80 -> 0.85; 2
+ * KiB measured between, 8 and 16 KiB level with 4. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -183,17 +180,17 @@ __attribute__((target("avx512f"))) static size_t every_kth_words_avx512(char *ds
 }
 
 /* Every third or fourth half (AVX512-BW) or byte (AVX512-VBMI), as for
- * words: every fourth, a quarter of each pair of vectors by one
- * two-source permute, then the low halves of both pairs; every third,
- * what a and b hold by one two-source permute, c's rest merged in by a
- * masked one. The interleaved channels of 2-byte and 1-byte pixels
- * (channel_transpose.c) had no kernel and took the
- * gather loop into a buffer. Zen 5, same-run ratio to memcpy, two runs
- * each in turn, loop -> kernel: bench_access --permute 0,3,1,2 --shape
- * 64,224,224,C, bf16 C = 3 0.59-0.62 -> 0.88-0.89, C = 4 0.53-0.56 ->
- * 0.76-0.79, u8 C = 3 0.39 -> 0.55-0.56, C = 4 0.40-0.42 -> 0.48-0.49;
- * bench_access strided read s=4, bf16 from 64 MiB 0.40-0.41 -> 0.51, from
- * 512 MiB 0.38-0.39 -> 0.45, u8 0.41 -> 0.50-0.51 and 0.38 -> 0.46. */
+ * words: every fourth, a quarter of each pair of vectors by one two-source
+ * permute, then the low halves of both pairs; every third, what a and b
+ * hold by one two-source permute, c's rest merged in by a masked one. The
+ * interleaved channels of 2-byte and 1-byte pixels (channel_transpose.c)
+ * had no kernel and took the gather loop into a buffer. Zen 5, same-run
+ * ratio to memcpy, two runs each in turn, loop -> kernel: bench_access
+ * --permute 0,3,1,2 --shape 64,224,224,C, bf16 C = 3 0.59-0.62 ->
+ * 0.88-0.89, C = 4 0.53-0.56 -> 0.76-0.79, u8 C = 3 0.39 -> 0.55-0.56, C =
+ * 4 0.40-0.42 -> 0.48-0.49; bench_access strided read s=4, bf16 from 64 MiB
+ * 0.40-0.41 -> 0.51, from 512 MiB 0.38-0.39 -> 0.45, u8 0.41 -> 0.50-0.51
+ * and 0.38 -> 0.46. */
 static void kth_pick(void *idx, int64_t k, size_t es, int64_t *from_c) {
   const int64_t n = 64 / (int64_t)es; /* elements in a vector */
   *from_c = (2 * n + k - 1) / k;      /* the first element of the line taken from c (k = 3) */

@@ -394,17 +394,16 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
   parallel_copy pc = {a, fast, stream, big};
-  /* A streamed gather that lt__stream_strided's kernels do (a reversed
-   * run, every other element, every third or fourth element, every eighth word) goes in
-   * the destination's order, so that the lines where one destination row
-   * ends and the next begins go out
-   * whole and streamed too. Run by run, each took plain stores to its
-   * first and last lines, which missed: Xeon, F32 rows of 11585 at 512
-   * MiB, same-run ratio to memcpy, bench_access, three runs in turn: step
-   * 2 0.50 -> 0.60-0.62, reversed 0.80-0.82 -> 0.88-0.91; two threads
-   * 0.51-0.54 -> 0.59-0.62 and 0.81-0.87 -> 0.91-0.92 (rows of 16384,
-   * whose lines no two rows share, one thread: 0.62 and 0.95-0.98); 64
-   * MiB level. */
+  /* A streamed gather that lt__stream_strided's kernels do (a reversed run,
+   * every other element, every third or fourth element, every eighth word)
+   * goes in the destination's order, so that the lines where one
+   * destination row ends and the next begins go out whole and streamed too.
+   * Run by run, each took plain stores to its first and last lines, which
+   * missed: Xeon, F32 rows of 11585 at 512 MiB, same-run ratio to memcpy,
+   * bench_access, three runs in turn: step 2 0.50 -> 0.60-0.62, reversed
+   * 0.80-0.82 -> 0.88-0.91; two threads 0.51-0.54 -> 0.59-0.62 and
+   * 0.81-0.87 -> 0.91-0.92 (rows of 16384, whose lines no two rows share,
+   * one thread: 0.62 and 0.95-0.98); 64 MiB level. */
   size_t es = lt__dtype_size(a->dst_dtype);
   if (stream && lt__stream_strided_has(a->src_strides[a->ndim - 1], es) && (uintptr_t)a->dst % es == 0) {
     lt__parallel_for(a->shape[0], bytes, copy_in_destination_order, &pc);

@@ -146,22 +146,21 @@ static inline void lt__panel_tails(const lt__tiling *g, int64_t cb, int64_t widt
 }
 
 /* The lines around the ends of the panel's rows [c0, c1) (see
- * lt__panel_tails), once the tiles have written their last segments:
- * each goes out just after the row's last streamed lines, beside them in
- * memory and in time. Put out for the whole panel after its tiles, a
- * line or two a row apart, they cost up to a fifth of the copy (F32
- * (0,2,1) of [256, 197, 768]: 0.76-0.80 of memcpy with them, 0.91-0.96
- * with them skipped).
+ * lt__panel_tails), once the tiles have written their last segments: each
+ * goes out just after the row's last streamed lines, beside them in memory
+ * and in time. Put out for the whole panel after its tiles, a line or two a
+ * row apart, they cost up to a fifth of the copy (F32 (0,2,1) of [256, 197,
+ * 768]: 0.76-0.80 of memcpy with them, 0.91-0.96 with them skipped).
  * Same-run ratio to memcpy at 512 MiB or less, two runs of each build in
- * turn, after the panel -> after each row's tile: F32 (0,2,1) of [256,
- * 197, 768] 0.77-0.80 -> 0.82-0.85, [512, 511, 512] 0.90 -> 0.94-0.95,
- * (1,2,0) of [100, 300, 1000] 0.69-0.73 -> 0.76-0.83; bf16 (0,2,1) of
- * [256, 197, 768] 0.49-0.52 -> 0.53-0.57, [512, 511, 512] 0.53-0.55 ->
- * 0.60-0.63; bench_access's 2-D transpose (11585^2) at 512 MiB, bf16
- * 0.70-0.71 -> 0.76, F32 level (0.81-0.85), two threads 0.97 -> 0.99; u8 and
- * F32 [512, 511, 511] level. The line is put together by fixed copies of
- * 64 bytes and streamed without lt__stream_copy's checks: a row's end
- * costs a few instructions, no calls. */
+ * turn, after the panel -> after each row's tile: F32 (0,2,1) of [256, 197,
+ * 768] 0.77-0.80 -> 0.82-0.85, [512, 511, 512] 0.90 -> 0.94-0.95, (1,2,0)
+ * of [100, 300, 1000] 0.69-0.73 -> 0.76-0.83; bf16 (0,2,1) of [256, 197,
+ * 768] 0.49-0.52 -> 0.53-0.57, [512, 511, 512] 0.53-0.55 -> 0.60-0.63;
+ * bench_access's 2-D transpose (11585^2) at 512 MiB, bf16 0.70-0.71 ->
+ * 0.76, F32 level (0.81-0.85), two threads 0.97 -> 0.99; u8 and F32 [512,
+ * 511, 511] level. The line is put together by fixed copies of 64 bytes and
+ * streamed without lt__stream_copy's checks: a row's end costs a few
+ * instructions, no calls. */
 static inline void lt__flush_ends(const lt__tiling *g, int64_t cb, int64_t width, int64_t c0, int64_t c1,
                                   const char *ends, const char *tails) {
   const int64_t tail_bytes = g->tail * g->es;
