@@ -279,19 +279,6 @@ done:
 
 /* ---- command line -------------------------------------------------------- */
 
-static bool parse_sizes(const char *s, options *o) {
-  o->nsizes = 0;
-  for (;;) {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || v < 1 || v > 65536 || o->nsizes == MAX_SIZES) return false;
-    o->sizes_mib[o->nsizes++] = v;
-    if (*end == '\0') return true;
-    if (*end != ',') return false;
-    s = end + 1;
-  }
-}
-
 /* A comma-separated list of at most max integers in [lo, hi]; their count,
  * or -1. */
 static int parse_list(const char *s, int64_t *out, int max, int64_t lo, int64_t hi) {
@@ -304,6 +291,11 @@ static int parse_list(const char *s, int64_t *out, int max, int64_t lo, int64_t 
     if (*end != ',') return -1;
     s = end + 1;
   }
+}
+
+static bool parse_sizes(const char *s, options *o) {
+  o->nsizes = parse_list(s, o->sizes_mib, MAX_SIZES, 1, 65536);
+  return o->nsizes > 0;
 }
 
 /* --permute and --shape together make the user's case: a permutation of
