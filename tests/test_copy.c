@@ -1369,6 +1369,51 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
 }
 END_TEST
 
+/* A dense span of 24 MiB or more goes out with streaming stores from the
+ * destination's first whole line on (strided_copy.c, stream_span_range),
+ * plain ones before it and past its last whole line: copied into a
+ * destination at byte at of a line (U8 5 bytes in, off any wider
+ * element's alignment; F64 8 bytes in), over a length that ends in part
+ * of a line, on one thread and two (the second thread's share starting
+ * mid-line), every element must land and the bytes on either side of
+ * the destination stay as they were. */
+static void check_dense_span(lt_dtype dt, int64_t n, int64_t at) {
+  enum { GUARD = 192 };
+  size_t es = lt_dtype_size(dt);
+  lt_tensor *src = lt_empty(dt, 1, &n, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, n);
+  size_t bytes = (size_t)n * es;
+  char *buf = aligned_alloc(64, (bytes + (size_t)at + GUARD + 63) / 64 * 64);
+  ck_assert_ptr_nonnull(buf);
+  memset(buf, 0xA5, bytes + (size_t)at + GUARD);
+  lt_tensor *dst = lt_wrap(buf + at, dt, 1, &n, NULL, LT_HOST, NULL, NULL);
+  LT_ASSERT_OK_PTR(dst);
+  LT_ASSERT_OK(lt_copy(dst, src));
+  for (int64_t i = 0; i < n; i++)
+    if (element_at(buf + at, es, i) != (pattern(i) & element_mask(es)))
+      ck_abort_msg("%s element %lld of %lld: %llx, want %llx", lt_dtype_name(dt), (long long)i, (long long)n,
+                   (unsigned long long)element_at(buf + at, es, i), (unsigned long long)(pattern(i) & element_mask(es)));
+  for (int64_t i = 0; i < at; i++)
+    if ((uint8_t)buf[i] != 0xA5) ck_abort_msg("byte %lld before the destination written", (long long)(i - at));
+  for (size_t i = 0; i < GUARD; i++)
+    if ((uint8_t)buf[(size_t)at + bytes + i] != 0xA5) ck_abort_msg("byte %zu past the destination written", i);
+  lt_release(dst), lt_release(src);
+  free(buf);
+}
+
+START_TEST(large_dense_spans_copy_every_element_and_nothing_beside_them) {
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(1));
+  check_dense_span(LT_U8, (24 << 20) + 77, 5);
+  check_dense_span(LT_F64, (3 << 20) + 13, 8);
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  check_dense_span(LT_U8, (24 << 20) + 4097, 5);
+  check_dense_span(LT_F64, (3 << 20) + 13, 8);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
+
 /* Past 8 MiB, permutations that keep a whole-line inner dim and read the
  * source as at most 32 streams in the destination's order (BHTD to
  * (0,2,1,3), H streams) go in that order on Intel cores, in the source's
@@ -2031,6 +2076,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_transposes_of_a_few_interleaved_channels_copy_every_element);
   tcase_add_test(large, large_planes_of_a_few_channels_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
+  tcase_add_test(large, large_dense_spans_copy_every_element_and_nothing_beside_them);
   tcase_set_timeout(large, 120); /* under the sanitizers */
   suite_add_tcase(s, large);
 
