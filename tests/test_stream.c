@@ -141,10 +141,13 @@ START_TEST(the_best_path_matches_the_naive_loop) {
 }
 END_TEST
 
-/* Forward runs whose destination ends at a line's end, the source's
- * last element the last bytes before an inaccessible page: a kernel's
- * last vector, which reaches step - 1 elements past the last element it
- * takes, must not be loaded (it would fault). */
+/* Forward runs, the source's last element the last bytes before an
+ * inaccessible page: where the destination ends at a line's end, a
+ * kernel's last vector, which reaches step - 1 elements past the last
+ * element it takes, must not be loaded (it would fault). Runs of four
+ * lines and more from a source off its lines (every other element) also
+ * take loads on whole lines, and tails of 1 to 7 elements past the last
+ * whole line the plain loop. */
 START_TEST(forward_runs_read_nothing_past_their_last_element) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   unsigned char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -156,8 +159,8 @@ START_TEST(forward_runs_read_nothing_past_their_last_element) {
       for (int k = 0; k < 4; k++) {
         kernel_case c = {(lt__stream_path)p, STEPS[j], SIZES[k]};
         if (c.step < 2 || !runs_here(c)) continue;
-        for (int64_t lines = 1; lines <= 3; lines++) {
-          int64_t n = lines * 64 / (int64_t)c.es;
+        for (int64_t lines = 1, tail = 0; lines <= 5; tail = (tail + 1) % 8, lines += tail == 0) {
+          int64_t n = lines * 64 / (int64_t)c.es + tail; /* tails of 1 to 7 elements follow the last whole line */
           const unsigned char *first = m + page - (size_t)((n - 1) * c.step + 1) * c.es;
           memset(got_buf, GUARD, BUF_BYTES);
           memset(want_buf, GUARD, BUF_BYTES);
