@@ -121,33 +121,44 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i every_other_of
                    : _mm512_permutex2var_epi64(a, idx, b);
 }
 
+/* joined(a, b, index, words): the 64 bytes from byte off of line a on,
+ * through line b, by a permute of words where off is a multiple of 4,
+ * else of halves (off even); join_index gives the permute's index. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i join_index(size_t off, bool words) {
+  if (words)
+    return _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                            _mm512_set1_epi32((int)(off / 4)));
+  _Alignas(64) uint16_t halves[32];
+  for (int j = 0; j < 32; j++) halves[j] = (uint16_t)(j + off / 2);
+  return _mm512_load_si512((const void *)halves);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i joined(__m512i a, __m512i b, __m512i index,
+                                                                         bool words) {
+  return words ? _mm512_permutex2var_epi32(a, index, b) : _mm512_permutex2var_epi16(a, index, b);
+}
+
 /* A source off its lines makes every 64-byte load span two of them,
  * which cost the copy a tenth: the rows of a matrix with an odd number of
  * columns start off their lines in turn. So where the source is off its
  * lines by an even number of bytes, the lines of dst between its first
- * and its last are read from whole source lines, each vector of source
- * put together from two of them by a permute of words (an offset a
- * multiple of 4) or of halves; the first and last lines of dst are read
- * as the loop after reads them, so no byte is read that it would not
- * read. Zen 5, one thread, same-run ratio to memcpy, two runs each of
- * the commit before and this in turn: bench_access last dim step 2 (rows
- * of 11585 F32) at 512 MiB 0.742-0.746 -> 0.795-0.800, at 64 MiB
- * 0.842-0.854 -> 0.877-0.878; lt_copy of every other column of [11585,
- * 11585] F32 0.76-0.79 -> 0.85-0.87 (of [11585, 11586], whose rows all
- * start on lines, 0.82-0.84 either way), of [16383, 16383] BF16
- * 0.75-0.78 -> 0.83-0.86. The lines of dst done. */
+ * and its last are read from whole source lines (see joined); the first
+ * and last lines of dst are read as the loop after reads them, so no
+ * byte is read that it would not read. Zen 5, one thread, same-run ratio
+ * to memcpy, two runs each of the commit before and this in turn:
+ * bench_access last dim step 2 (rows of 11585 F32) at 512 MiB
+ * 0.742-0.746 -> 0.795-0.800, at 64 MiB 0.842-0.854 -> 0.877-0.878;
+ * lt_copy of every other column of [11585, 11585] F32 0.76-0.79 ->
+ * 0.85-0.87 (of [11585, 11586], whose rows all start on lines, 0.82-0.84
+ * either way), of [16383, 16383] BF16 0.75-0.78 -> 0.83-0.86. The lines
+ * of dst done. */
 __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_avx512(char *dst, const char *src,
                                                                                       size_t n, size_t es,
                                                                                       __m512i idx, size_t ahead) {
   const size_t off = (uintptr_t)src & 63;
   if (off == 0 || off % 2 != 0 || n < 3 * 64) return 0;
   const bool words = off % 4 == 0;
-  _Alignas(64) uint16_t halves[32]; /* the halves' permute: 32 of them from half off / 2 of a on */
-  for (int j = 0; j < 32; j++) halves[j] = (uint16_t)(j + off / 2);
-  const __m512i shift = words ? _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                                 _mm512_set1_epi32((int)(off / 4)))
-                              : _mm512_load_si512((const void *)halves);
-#define SHIFTED(a, b) (words ? _mm512_permutex2var_epi32(a, shift, b) : _mm512_permutex2var_epi16(a, shift, b))
+  const __m512i index = join_index(off, words);
   _mm512_stream_si512((void *)dst, every_other_of(_mm512_loadu_si512((const void *)src),
                                                   _mm512_loadu_si512((const void *)(src + 64)), idx, es));
   const char *line = src - off + 128; /* the line that holds src + 128, the next vector's first byte */
@@ -158,10 +169,9 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_a
     __builtin_prefetch(s + ahead, 0, 2);
     __builtin_prefetch(s + ahead + 64, 0, 2);
     __m512i b = _mm512_load_si512((const void *)(s + 64)), c = _mm512_load_si512((const void *)(s + 128));
-    _mm512_stream_si512((void *)(dst + i), every_other_of(SHIFTED(a, b), SHIFTED(b, c), idx, es));
+    _mm512_stream_si512((void *)(dst + i), every_other_of(joined(a, b, index, words), joined(b, c, index, words), idx, es));
     a = c;
   }
-#undef SHIFTED
   return i;
 }
 
