@@ -1390,10 +1390,12 @@ static void check_dense_span(lt_dtype dt, int64_t n, int64_t at) {
   lt_tensor *dst = lt_wrap(buf + at, dt, 1, &n, NULL, LT_HOST, NULL, NULL);
   LT_ASSERT_OK_PTR(dst);
   LT_ASSERT_OK(lt_copy(dst, src));
-  for (int64_t i = 0; i < n; i++)
-    if (element_at(buf + at, es, i) != (pattern(i) & element_mask(es)))
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t got = element_at(buf + at, es, i), want = pattern(i) & element_mask(es);
+    if (got != want)
       ck_abort_msg("%s element %lld of %lld: %llx, want %llx", lt_dtype_name(dt), (long long)i, (long long)n,
-                   (unsigned long long)element_at(buf + at, es, i), (unsigned long long)(pattern(i) & element_mask(es)));
+                   (unsigned long long)got, (unsigned long long)want);
+  }
   for (int64_t i = 0; i < at; i++)
     if ((uint8_t)buf[i] != 0xA5) ck_abort_msg("byte %lld before the destination written", (long long)(i - at));
   for (size_t i = 0; i < GUARD; i++)

@@ -169,12 +169,15 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_a
     __builtin_prefetch(s + ahead, 0, 2);
     __builtin_prefetch(s + ahead + 64, 0, 2);
     __m512i b = _mm512_load_si512((const void *)(s + 64)), c = _mm512_load_si512((const void *)(s + 128));
-    _mm512_stream_si512((void *)(dst + i), every_other_of(joined(a, b, index, words), joined(b, c, index, words), idx, es));
+    __m512i lo = joined(a, b, index, words), hi = joined(b, c, index, words); /* src + 2 * i on, 128 bytes */
+    _mm512_stream_si512((void *)(dst + i), every_other_of(lo, hi, idx, es));
     a = c;
   }
   return i;
 }
 
+/* Every other element from src, n bytes of dst in whole lines; on whole
+ * source lines where it can (above). */
 __attribute__((target("avx512f,avx512bw"))) static size_t every_other_avx512(char *dst, const char *src, size_t n,
                                                                              size_t es) {
   __m512i idx = es == 4 ? _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)

@@ -362,7 +362,8 @@ static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big
  * stores, its source not asked for ahead. memcpy would have kept plain
  * stores up to a threshold that glibc derives from the cache size the
  * CPU reports, which under a hypervisor can be the whole host's (this
- * one's: 288 MiB), and past it took a loop slower than this one. Zen 5
+ * one reports 384 MiB, which put the threshold at 288 MiB), and past it
+ * took a loop slower than this one. Zen 5
  * (32 MiB L3), F32, bench_access contiguous, same-run ratio to memcpy,
  * two to four runs each (memcpy's path 0.99-1.04 at every size),
  * streamed, one thread: 512 MiB 1.26-1.27, 64 MiB 1.26-1.32, 32 MiB
