@@ -42,6 +42,22 @@ static kernel_under_test kernel_of(int i) {
   return k;
 }
 
+/* The always-streaming kernel of kernel_of(i)'s path and size, or NULL
+ * where kernel_of's is. Past the cached limit a path's own kernel
+ * streams too, except where that limit is larger (lt__streams_tiles):
+ * the tests of streaming past it check both. */
+static kernel_under_test streamed_kernel_of(int i) {
+  static const char *const names[LT__TRANSPOSE_NPATHS] = {"scalar streamed", "avx2 streamed", "avx512 streamed",
+                                                          "avx512vbmi streamed"};
+  static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
+      lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table,
+      lt__transpose_avx512vbmi_streamed_table};
+  kernel_under_test k = kernel_of(i);
+  if (k.fn) k.fn = tables[i / 4][i % 4];
+  k.path = names[i / 4];
+  return k;
+}
+
 static uint64_t next_random(uint64_t *s) {
   *s ^= *s << 13;
   *s ^= *s >> 7;
@@ -257,14 +273,15 @@ static int64_t cols_past_the_cached_limit(int64_t k, size_t es) {
   return LT__CACHED_MAX_BYTES / (int64_t)es / (k * line) + 2 * line;
 }
 
-/* Past LT__CACHED_MAX_BYTES the vector paths switch to streaming stores,
+/* Past LT__CACHED_MAX_BYTES the vector paths switch to streaming stores
+ * (on Zen 5 past a larger limit; the streamed kernels stream here too),
  * staging each destination line that a tile row straddles: aligned rows
  * with the full tiles starting a few elements in, rows of every alignment
  * (odd leading dimensions), misaligned elements (rows two bytes apart in
  * alignment, or one), and runs of one, two and three tiles along the
  * destination rows. */
 START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
-  kernel_under_test k = kernel_of(_i);
+  kernel_under_test k = kernel_of(_i), streamed = streamed_kernel_of(_i);
   if (!k.fn) return;
   int64_t line = 64 / (int64_t)k.es;
   int64_t cols = 300, rows = LT__CACHED_MAX_BYTES / (int64_t)k.es / (cols - 2 * line) + 2 * line + 1;
@@ -281,7 +298,27 @@ START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
   for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
     ck_assert_int_gt(full_tile_bytes_at_least(&layouts[i], k.es), LT__CACHED_MAX_BYTES);
     check_layout(&k, &layouts[i]);
+    check_layout(&streamed, &layouts[i]);
   }
+}
+END_TEST
+
+/* Where the tiles stream (lt__streams_tiles): past LT__CACHED_MAX_BYTES
+ * of output, but on Zen 5 only past LT__CACHED_ZEN5_MAX_BYTES unless
+ * either side's rows lie on or near a multiple of 4 KiB. */
+START_TEST(tiles_stream_past_the_cached_limit_for_this_cpu) {
+  lt__tiling g = {.es = 4, .t = 16, .nrows = 1024, .ncols = 512, .dld = 2900 * 4, .sld = 2600 * 4}; /* 2 MiB */
+  ck_assert(lt__streams_tiles(&g) == !lt__zen5_cores());
+  g.ncols = 256; /* 1 MiB, the cached limit itself */
+  ck_assert(!lt__streams_tiles(&g));
+  g.ncols = 512, g.dld = 4096 * 3 + 4; /* destination rows near a page multiple */
+  ck_assert(lt__streams_tiles(&g));
+  g.dld = 2900 * 4, g.sld = 8192; /* source rows on one */
+  ck_assert(lt__streams_tiles(&g));
+  g.sld = 2600 * 4, g.nrows = 4096, g.ncols = 544; /* 8.5 MiB */
+  ck_assert(lt__streams_tiles(&g));
+  g.ncols = 512; /* 8 MiB, the Zen 5 limit */
+  ck_assert(lt__streams_tiles(&g) == !lt__zen5_cores());
 }
 END_TEST
 
@@ -292,13 +329,14 @@ static void restore_allocator(void) { lt_set_allocator(NULL); }
 /* Streaming to rows that are not line-aligned needs a stage from the
  * allocator; without one the kernel stays on plain stores. */
 START_TEST(streaming_without_memory_for_its_stage_still_matches_the_naive_loop) {
-  kernel_under_test k = kernel_of(_i);
+  kernel_under_test k = kernel_of(_i), streamed = streamed_kernel_of(_i);
   if (!k.fn) return;
   int64_t cols = 300, rows = LT__CACHED_MAX_BYTES / (int64_t)k.es / (cols - 128) + 129;
   layout l = {rows, cols, cols + 1, rows + 1, 0, 0};
   lt_allocator none = {failing_alloc, unused_free, NULL};
   lt_set_allocator(&none);
   check_layout(&k, &l);
+  check_layout(&streamed, &l);
 }
 END_TEST
 
@@ -353,7 +391,7 @@ END_TEST
  * the last partial; tails of none to a tile less one; destinations off
  * their elements' alignment (staged rather than spliced lines). */
 START_TEST(packed_destinations_over_several_panels_match_the_naive_loop) {
-  kernel_under_test k = kernel_of(_i);
+  kernel_under_test k = kernel_of(_i), streamed = streamed_kernel_of(_i);
   if (!k.fn) return;
   int64_t line = 64 / (int64_t)k.es, cols = 2 * LT__PANEL_ROWS + 37, full_cols = cols / line * line;
   int64_t full_rows = (LT__CACHED_MAX_BYTES / (full_cols * (int64_t)k.es) / line + 3) * line;
@@ -365,6 +403,7 @@ START_TEST(packed_destinations_over_several_panels_match_the_naive_loop) {
       layout l = {rows, cols, cols, rows, offsets[o][0], offsets[o][1]};
       ck_assert_int_gt(full_tile_bytes_at_least(&l, k.es), LT__CACHED_MAX_BYTES);
       check_layout(&k, &l);
+      check_layout(&streamed, &l);
     }
 }
 END_TEST
@@ -634,6 +673,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(shapes, unaligned_pointers_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, large_shapes_match_the_naive_loop, 0, pairs);
   tcase_add_loop_test(shapes, destinations_past_the_cached_limit_match_the_naive_loop, 0, pairs);
+  tcase_add_test(shapes, tiles_stream_past_the_cached_limit_for_this_cpu);
   tcase_add_loop_test(shapes, streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes, 0, 4);
   tcase_add_loop_test(shapes, streamed_panels_match_the_naive_loop, 0, 4);
   tcase_add_loop_test(shapes, packed_destinations_over_several_panels_match_the_naive_loop, 0, pairs);

@@ -26,8 +26,10 @@ static inline bool lt__intel_cores(void) {
 }
 
 /* Whether the cores are AMD's of family 26 (Zen 5) or later, for the
- * one choice that measured apart from Zen 4's on them: how far streamed
- * strided reads ask ahead (stream_strided.c, read_ahead). cpuid is read
+ * choices measured on them alone: how far streamed strided reads ask
+ * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise)
+ * and up to what size a transpose keeps plain stores
+ * (transpose/transpose_tiled.h, lt__streams_tiles). cpuid is read
  * once (in a VM it traps, microseconds a time); threads that race here
  * store the same answer. */
 static inline bool lt__zen5_cores(void) {
