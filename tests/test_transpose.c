@@ -156,10 +156,11 @@ END_TEST
 
 /* Few rows and many columns: the edge kernels' banded loop over several
  * bands, with a partial last one, and the thin kernels (2 to 15 source
- * rows), which stream packed destinations past the cached limit, from
- * and to unaligned pointers too. */
+ * rows), which stream packed destinations past the cached limit (on Zen
+ * 5 a larger one; the streamed kernels stream these too), from and to
+ * unaligned pointers too. */
 START_TEST(thin_shapes_match_the_naive_loop) {
-  kernel_under_test k = kernel_of(_i);
+  kernel_under_test k = kernel_of(_i), streamed_k = streamed_kernel_of(_i);
   if (!k.fn) return;
   static const int64_t rows[] = {1, 3, 12, 15};
   for (int i = 0; i < 4; i++) {
@@ -171,13 +172,17 @@ START_TEST(thin_shapes_match_the_naive_loop) {
   static const layout streamed[] = {
       {12, 30000, 30000, 12, 0, 0}, {12, 30001, 30003, 12, 4, 8},
       {2, 70001, 70001, 2, 0, 0},   {7, 40000, 40000, 9, 0, 0}};
-  for (int i = 0; i < 4; i++) check_layout(&k, &streamed[i]);
+  for (int i = 0; i < 4; i++) {
+    check_layout(&k, &streamed[i]);
+    check_layout(&streamed_k, &streamed[i]);
+  }
   /* Packed output just past the cached limit for every element size
    * (bytes included: their thin kernel takes 64 columns a step, and
    * streams four steps at a time), off its lines by three elements. */
   int64_t wide = (1 << 20) / (13 * (int64_t)k.es) + 1001;
   layout past = {13, wide, wide + 5, 13, 0, 3 * k.es};
   check_layout(&k, &past);
+  check_layout(&streamed_k, &past);
 }
 END_TEST
 

@@ -29,7 +29,7 @@ static inline bool lt__intel_cores(void) {
  * choices measured on them alone: how far streamed strided reads ask
  * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise)
  * and up to what size a transpose keeps plain stores
- * (transpose/transpose_tiled.h, lt__streams_tiles). cpuid is read
+ * (transpose/transpose_tiling.h, lt__streams_output). cpuid is read
  * once (in a VM it traps, microseconds a time); threads that race here
  * store the same answer. */
 static inline bool lt__zen5_cores(void) {

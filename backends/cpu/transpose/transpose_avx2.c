@@ -180,7 +180,7 @@ static bool thin4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, in
                   lt__stream_policy policy) {
   const int64_t sld = src_ld * 4, group = 8 * rows * 4; /* bytes of one group's packed rows */
   bool packed = dst_ld == rows;
-  bool stream = packed && (policy == LT__STREAM_ALWAYS || cols * rows * 4 > LT__CACHED_MAX_BYTES);
+  bool stream = packed && (policy == LT__STREAM_ALWAYS || lt__streams_output(cols * rows * 4, rows * 4, sld));
   _Alignas(64) char buf[THIN_PIECE + 2 * 8 * 15 * 4 + 64];
   char *run = dst; /* packed: where buf's first byte goes */
   int64_t fill = 0, c = 0;

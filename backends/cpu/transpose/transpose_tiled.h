@@ -348,31 +348,9 @@ static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, 
   return !lines && rows % t == 0 && rows >= 2 * t && cols % t == 0 && cols > 0 && lt__align_skip(src, sld, es) == 0;
 }
 
-/* Whether a call's tiles stream their output: past LT__CACHED_MAX_BYTES
- * of it, or on Zen 5 past LT__CACHED_ZEN5_MAX_BYTES, where plain stores
- * into the 32 MiB L3 measured ahead of streaming to memory up to 8 MiB of
- * output (a memcpy of such sizes runs from the L3 too), unless either
- * side's rows lie on or near a multiple of 4 KiB: a tile's 16 lines down
- * such rows share one of L1's sets, and from the L3 that costs more than
- * streaming saves (writing a line to each of 1024 rows 4 KiB apart ran
- * at 9 GB/s, 4160 bytes apart at 113; reading at 37 against 110). Zen 5,
- * F32 unless said, bench_access --permute 1,0, same-run ratio to
- * memcpy, two runs each with a temporary switch, streamed -> plain
- * stores: 724^2 (2 MiB) 0.56-0.57 -> 0.71-0.75, 1000^2 0.51 ->
- * 0.71-0.75, 1200^2 0.63-0.66 -> 0.80-0.82, 1448^2 (8 MiB) 0.54 ->
- * 0.67-0.70, 1100 x 1900 0.50-0.51 -> 0.59-0.61; bf16 1000 x 2000 0.34-0.41
- * -> 0.65-0.68, u8 2000^2 0.29 -> 0.48, F64 700^2 0.47-0.48 -> 0.63; past
- * 8 MiB level (1600^2 0.73-0.77 against 0.74-0.76, 2048^2 0.63-0.64
- * against 0.64-0.68). Rows on pages lost that way: 1024 x 1040 (4 KiB
- * apart in the destination) 0.41 -> 0.15, bf16 1024 x 2048 0.37 -> 0.17,
- * 1040 x 1024 0.62-0.64 -> 0.51-0.56, 1024^2 0.40 against 0.43. Other
- * cores keep the limit they were measured with. */
-#define LT__CACHED_ZEN5_MAX_BYTES ((int64_t)8 << 20)
-
+/* Whether a call's tiles stream their output (lt__streams_output). */
 static inline bool lt__streams_tiles(const lt__tiling *g) {
-  int64_t bytes = g->nrows * g->ncols * g->es;
-  bool pages = lt__rows_on_pages(g->dld) || lt__rows_on_pages(g->sld);
-  return bytes > (lt__zen5_cores() && !pages ? LT__CACHED_ZEN5_MAX_BYTES : LT__CACHED_MAX_BYTES);
+  return lt__streams_output(g->nrows * g->ncols * g->es, g->dld, g->sld);
 }
 
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.

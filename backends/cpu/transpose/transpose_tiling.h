@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "vendor.h"
+
 /* Where a tile's output goes: row i of the tile is the 64 bytes at
  * dst + i * dld (leading dimension in bytes). stream asks for streaming
  * stores, which need whole aligned lines; when the rows are not all
@@ -36,7 +38,8 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
  * outgrow a 2 MiB L2), plain stores turn into scattered read-for-ownership
  * misses that run at a third of memory bandwidth or less; streaming
  * stores read nothing. Up to it, plain stores are as fast and keep the
- * output cached for whoever reads it next. */
+ * output cached for whoever reads it next. (Zen 5's L3 moves that point:
+ * see lt__streams_output.) */
 #define LT__CACHED_MAX_BYTES (1 << 20)
 
 typedef struct lt__tiling {
@@ -69,6 +72,36 @@ static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline bool lt__rows_on_pages(int64_t ld_bytes) {
   int64_t off = ld_bytes % 4096;
   return off <= LT__PAGE_NEAR || off >= 4096 - LT__PAGE_NEAR;
+}
+
+/* Whether a call that writes bytes of output, its rows dld bytes apart
+ * and its source's sld, streams it: past LT__CACHED_MAX_BYTES, or on Zen
+ * 5 past LT__CACHED_ZEN5_MAX_BYTES, where plain stores into the 32 MiB L3
+ * measured ahead of streaming to memory up to 8 MiB of output (a memcpy
+ * of such sizes runs from the L3 too), unless either side's rows lie on
+ * or near a multiple of 4 KiB: a tile's 16 lines down such rows share
+ * one of L1's sets, and from the L3 that costs more than streaming saves
+ * (writing a line to each of 1024 rows 4 KiB apart ran at 9 GB/s, 4160
+ * bytes apart at 113; reading at 37 against 110). Zen 5, F32 unless said,
+ * bench_access --permute 1,0, same-run ratio to memcpy, two runs each
+ * with a temporary switch, streamed -> plain stores: 724^2 (2 MiB)
+ * 0.56-0.57 -> 0.71-0.75, 1000^2 0.51 -> 0.71-0.75, 1200^2 0.63-0.66 ->
+ * 0.80-0.82, 1448^2 (8 MiB) 0.54 -> 0.67-0.70, 1100 x 1900 0.50-0.51 ->
+ * 0.59-0.61; bf16 1000 x 2000 0.34-0.41 -> 0.65-0.68, u8 2000^2 0.29 ->
+ * 0.48, F64 700^2 0.47-0.48 -> 0.63; the thin kernels' packed output
+ * (2 to 15 source rows): 12 x 50000 0.64-0.65 -> 0.93, 5 x 200000
+ * 0.42-0.47 -> 0.63-0.65, bf16 12 x 100000 0.68-0.72 -> 0.76-0.80, u8 12
+ * x 200000 0.50-0.63 -> 0.81-0.84; past 8 MiB level (1600^2 0.73-0.77
+ * against 0.74-0.76, 2048^2 0.63-0.64 against 0.64-0.68). Rows on pages
+ * lost that way: 1024 x 1040 (4 KiB apart in the destination) 0.41 ->
+ * 0.15, bf16 1024 x 2048 0.37 -> 0.17, 1040 x 1024 0.62-0.64 ->
+ * 0.51-0.56, 1024^2 0.40 against 0.43. Other cores keep the limit they
+ * were measured with. */
+#define LT__CACHED_ZEN5_MAX_BYTES ((int64_t)8 << 20)
+
+static inline bool lt__streams_output(int64_t bytes, int64_t dld, int64_t sld) {
+  bool pages = lt__rows_on_pages(dld) || lt__rows_on_pages(sld);
+  return bytes > (lt__zen5_cores() && !pages ? LT__CACHED_ZEN5_MAX_BYTES : LT__CACHED_MAX_BYTES);
 }
 
 /* n bytes from a stage's row out to a destination row, 64 at a time: a
