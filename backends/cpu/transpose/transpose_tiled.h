@@ -387,8 +387,9 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.tail = rows - g.r0 - g.nrows;
   g.packed = dst_ld == rows && g.dld % 64 != 0; /* so r0 is 0 */
   g.off_lines = g.dld % 64 != 0 || (uintptr_t)(dst + g.r0 * es) % 64 != 0;
-  bool large = lt__streams_tiles(&g), merged = false;
-  bool stream = (policy == LT__STREAM_ALWAYS || (policy == LT__STREAM_IF_LARGE && large)) && g.nrows > 0 &&
+  /* the rule asked only for IF_LARGE: a batch makes many small calls that always stream */
+  bool large = policy == LT__STREAM_IF_LARGE && lt__streams_tiles(&g), merged = false;
+  bool stream = (policy == LT__STREAM_ALWAYS || large) && g.nrows > 0 &&
                 g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
