@@ -324,6 +324,8 @@ START_TEST(tiles_stream_past_the_cached_limit_for_this_cpu) {
   ck_assert(lt__streams_tiles(&g));
   g.ncols = 512; /* 8 MiB, the Zen 5 limit */
   ck_assert(lt__streams_tiles(&g) == !lt__zen5_cores());
+  /* a thin kernel's packed output, its rows 8 bytes apart, counts as on pages */
+  ck_assert(lt__streams_output((int64_t)2 << 20, 8, 3000));
 }
 END_TEST
 

@@ -272,7 +272,8 @@ static inline __attribute__((always_inline)) bool thin(char *dst, int64_t dst_ld
                                                        __m512i (*permute)(__m512i, __m512i), bool packs,
                                                        lt__transpose_fn edge) {
   const int64_t e = (int64_t)es, step = 64 / e, per = 4 / e, sld = src_ld * e;
-  const bool stream = dst_ld == rows && (policy == LT__STREAM_ALWAYS || lt__streams_output(cols * rows * e, rows * e, sld));
+  const bool stream =
+      dst_ld == rows && (policy == LT__STREAM_ALWAYS || lt__streams_output(cols * rows * e, rows * e, sld));
   const bool packed = dst_ld == rows && packs;
   _Alignas(64) char pick[64];
   if (es < 4) thin_pick(pick, rows, packed, es);

@@ -389,8 +389,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.off_lines = g.dld % 64 != 0 || (uintptr_t)(dst + g.r0 * es) % 64 != 0;
   /* the rule asked only for IF_LARGE: a batch makes many small calls that always stream */
   bool large = policy == LT__STREAM_IF_LARGE && lt__streams_tiles(&g), merged = false;
-  bool stream = (policy == LT__STREAM_ALWAYS || large) && g.nrows > 0 &&
-                g.ncols > 0 &&
+  bool stream = (policy == LT__STREAM_ALWAYS || large) && g.nrows > 0 && g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
   if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS, es);

@@ -100,6 +100,12 @@ static inline bool lt__rows_on_pages(int64_t ld_bytes) {
 #define LT__CACHED_ZEN5_MAX_BYTES ((int64_t)8 << 20)
 
 static inline bool lt__streams_output(int64_t bytes, int64_t dld, int64_t sld) {
+  /* Rows LT__PAGE_NEAR bytes apart or less count as on pages too (a thin
+   * kernel's packed output of 2 F32, 2-4 bf16 or 2-8 u8 source rows),
+   * and stream past 1 MiB as before: plain stores measured mixed there
+   * (Zen 5, same-run ratio to memcpy, two runs each: F32 2 x 300000 0.38
+   * -> 0.29-0.36, bf16 2 x 600000 and u8 4 x 600000 level, u8 8 x 300000
+   * 0.60-0.64 -> 0.68-0.77). */
   bool pages = lt__rows_on_pages(dld) || lt__rows_on_pages(sld);
   return bytes > (lt__zen5_cores() && !pages ? LT__CACHED_ZEN5_MAX_BYTES : LT__CACHED_MAX_BYTES);
 }
