@@ -44,16 +44,13 @@ static kernel_under_test kernel_of(int i) {
 
 /* The always-streaming kernel of kernel_of(i)'s path and size, or NULL
  * where kernel_of's is. Past the cached limit a path's own kernel
- * streams too, except where that limit is larger (lt__streams_tiles):
+ * streams too, except where that limit is larger (lt__streams_output):
  * the tests of streaming past it check both. */
 static kernel_under_test streamed_kernel_of(int i) {
   static const char *const names[LT__TRANSPOSE_NPATHS] = {"scalar streamed", "avx2 streamed", "avx512 streamed",
                                                           "avx512vbmi streamed"};
-  static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
-      lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table,
-      lt__transpose_avx512vbmi_streamed_table};
   kernel_under_test k = kernel_of(i);
-  if (k.fn) k.fn = tables[i / 4][i % 4];
+  if (k.fn) k.fn = lt__transpose_streamed_kernel(k.es, (lt__transpose_path)(i / 4));
   k.path = names[i / 4];
   return k;
 }
@@ -308,24 +305,19 @@ START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
 }
 END_TEST
 
-/* Where the tiles stream (lt__streams_tiles): past LT__CACHED_MAX_BYTES
+/* Where the tiles stream (lt__streams_output): past LT__CACHED_MAX_BYTES
  * of output, but on Zen 5 only past LT__CACHED_ZEN5_MAX_BYTES unless
  * either side's rows lie on or near a multiple of 4 KiB. */
 START_TEST(tiles_stream_past_the_cached_limit_for_this_cpu) {
-  lt__tiling g = {.es = 4, .t = 16, .nrows = 1024, .ncols = 512, .dld = 2900 * 4, .sld = 2600 * 4}; /* 2 MiB */
-  ck_assert(lt__streams_tiles(&g) == !lt__zen5_cores());
-  g.ncols = 256; /* 1 MiB, the cached limit itself */
-  ck_assert(!lt__streams_tiles(&g));
-  g.ncols = 512, g.dld = 4096 * 3 + 4; /* destination rows near a page multiple */
-  ck_assert(lt__streams_tiles(&g));
-  g.dld = 2900 * 4, g.sld = 8192; /* source rows on one */
-  ck_assert(lt__streams_tiles(&g));
-  g.sld = 2600 * 4, g.nrows = 4096, g.ncols = 544; /* 8.5 MiB */
-  ck_assert(lt__streams_tiles(&g));
-  g.ncols = 512; /* 8 MiB, the Zen 5 limit */
-  ck_assert(lt__streams_tiles(&g) == !lt__zen5_cores());
+  const int64_t MiB = 1 << 20, dld = 2900 * 4, sld = 2600 * 4;
+  ck_assert(lt__streams_output(2 * MiB, dld, sld) == !lt__zen5_cores());
+  ck_assert(!lt__streams_output(MiB, dld, sld)); /* the cached limit itself */
+  ck_assert(lt__streams_output(2 * MiB, 4096 * 3 + 4, sld)); /* destination rows near a page multiple */
+  ck_assert(lt__streams_output(2 * MiB, dld, 8192));         /* source rows on one */
+  ck_assert(lt__streams_output(8 * MiB + 1, dld, sld));
+  ck_assert(lt__streams_output(8 * MiB, dld, sld) == !lt__zen5_cores()); /* the Zen 5 limit */
   /* a thin kernel's packed output, its rows 8 bytes apart, counts as on pages */
-  ck_assert(lt__streams_output((int64_t)2 << 20, 8, 3000));
+  ck_assert(lt__streams_output(2 * MiB, 8, 3000));
 }
 END_TEST
 

@@ -149,7 +149,7 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i joined(__m512i
  * bench_access last dim step 2 (rows of 11585 F32) at 512 MiB
  * 0.742-0.746 -> 0.795-0.800, at 64 MiB 0.842-0.854 -> 0.877-0.878;
  * lt_copy of every other column of [11585, 11585] F32 0.76-0.79 ->
- * 0.85-0.87 (of [11585, 11586], whose rows all start on lines, 0.82-0.84
+ * 0.85-0.87 (of [11585, 11586], whose rows all start on lines, 0.82-0.85
  * either way), of [16383, 16383] BF16 0.75-0.78 -> 0.83-0.86. The lines
  * of dst done. */
 __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_avx512(char *dst, const char *src,

@@ -53,6 +53,8 @@ lt__transpose_fn lt__transpose_best(size_t es);
  * 0.72-0.73 of memcpy fenced per call, at 0.76-0.77 fenced once (Xeon,
  * same-run ratio, three runs each in turn). */
 lt__transpose_fn lt__transpose_best_streamed(size_t es);
+/* The always-streaming kernel of one path (as lt__transpose_kernel's). */
+lt__transpose_fn lt__transpose_streamed_kernel(size_t es, lt__transpose_path path);
 
 /* A streamed kernel (unfenced, as lt__transpose_best_streamed's) for one
  * of a run of calls along the same destination rows, each call's rows

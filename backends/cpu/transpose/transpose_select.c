@@ -43,12 +43,19 @@ lt__transpose_fn lt__transpose_best(size_t es) {
   return NULL;
 }
 
-lt__transpose_fn lt__transpose_best_streamed(size_t es) {
+lt__transpose_fn lt__transpose_streamed_kernel(size_t es, lt__transpose_path path) {
   static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
       lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table,
       lt__transpose_avx512vbmi_streamed_table};
-  for (int p = LT__TRANSPOSE_NPATHS - 1; p >= 0; p--)
-    if (size_index(es) >= 0 && path_runs((lt__transpose_path)p)) return tables[p][size_index(es)];
+  if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
+  return tables[path][size_index(es)];
+}
+
+lt__transpose_fn lt__transpose_best_streamed(size_t es) {
+  for (int p = LT__TRANSPOSE_NPATHS - 1; p >= 0; p--) {
+    lt__transpose_fn f = lt__transpose_streamed_kernel(es, (lt__transpose_path)p);
+    if (f) return f;
+  }
   return NULL;
 }
 

@@ -348,11 +348,6 @@ static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, 
   return !lines && rows % t == 0 && rows >= 2 * t && cols % t == 0 && cols > 0 && lt__align_skip(src, sld, es) == 0;
 }
 
-/* Whether a call's tiles stream their output (lt__streams_output). */
-static inline bool lt__streams_tiles(const lt__tiling *g) {
-  return lt__streams_output(g->nrows * g->ncols * g->es, g->dld, g->sld);
-}
-
 /* Inlined into each kernel, so that tile becomes a direct, inlined call.
  * Returns whether it streamed:
  * streaming stores are weakly ordered, so the caller must then fence
@@ -388,7 +383,8 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   g.packed = dst_ld == rows && g.dld % 64 != 0; /* so r0 is 0 */
   g.off_lines = g.dld % 64 != 0 || (uintptr_t)(dst + g.r0 * es) % 64 != 0;
   /* the rule asked only for IF_LARGE: a batch makes many small calls that always stream */
-  bool large = policy == LT__STREAM_IF_LARGE && lt__streams_tiles(&g), merged = false;
+  bool large = policy == LT__STREAM_IF_LARGE && lt__streams_output(g.nrows * g.ncols * es, g.dld, g.sld);
+  bool merged = false;
   bool stream = (policy == LT__STREAM_ALWAYS || large) && g.nrows > 0 && g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
