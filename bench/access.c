@@ -29,6 +29,15 @@
  * state that moved, not where the buffers lie. --only TEXT runs the
  * cases whose name contains TEXT.
  *
+ * The (read only) row reads the S-byte source and writes nothing,
+ * counting the S bytes read: how fast this core (or these threads) reads
+ * memory alone, as a ratio to memcpy. A case that must pull every line of
+ * an S-byte source can go no faster, so that row bounds the others: the
+ * slice with step 2 counts S bytes (S/2 read, S/2 written) and so can
+ * reach its ratio at most, a strided read with s <= 16 counts 2S/s and
+ * can reach 2/s of it. (It is a ceiling that writes nothing: a copy's
+ * writes take some of the same core's time.)
+ *
  * --permute P0,P1,.. --shape S0,S1,.. times one case of the user's own
  * instead: lt_copy of a row-major tensor of that shape, permuted, beside
  * memcpy of as many bytes (the size column rounds them to MiB; --json
@@ -56,7 +65,7 @@
 #define MAX_SIZES 8
 #define MAX_THREADS MEASURE_MAX_THREADS
 
-typedef enum case_kind { CONTIGUOUS, STRIDED_READ, STRIDED_WRITE, PERMUTE, LAST_DIM_STEP, EXPAND } case_kind;
+typedef enum case_kind { READ_ONLY, CONTIGUOUS, STRIDED_READ, STRIDED_WRITE, PERMUTE, LAST_DIM_STEP, EXPAND } case_kind;
 
 typedef struct bench_case {
   const char *name;
@@ -68,6 +77,7 @@ typedef struct bench_case {
 } bench_case;
 
 static const bench_case cases[] = {
+    {"(read only)", READ_ONLY, 1, 0, {0}, {0}},
     {"contiguous", CONTIGUOUS, 1, 0, {0}, {0}},
     {"strided read s=1", STRIDED_READ, 1, 0, {0}, {0}},
     {"strided read s=2", STRIDED_READ, 2, 0, {0}, {0}},
@@ -149,6 +159,8 @@ static lt_status case_views(const bench_case *c, lt_tensor *src, lt_tensor *dst,
   lt_tensor *base = NULL;
   *from = *to = NULL;
   switch (c->kind) {
+  case READ_ONLY: /* no views: sample_read_only times it */
+    break;
   case CONTIGUOUS:
     *from = measure_prefix(src, 1, &n);
     break;
@@ -201,10 +213,21 @@ static void report(const options *o, const bench_case *c, int64_t bytes, case_fi
   fflush(stdout);
 }
 
+/* The read-only row, beside memcpy m: m's source read and nothing
+ * written, counting the bytes read. */
+static bool sample_read_only(const options *o, measure_memcpy *m, case_samples *cs) {
+  measure_memcpy read = {NULL, m->src, m->bytes, m->threads};
+  cs->bytes = (double)m->bytes;
+  if (!measure_paired_into(measure_memcpy_batch, &read, measure_memcpy_batch, m, o->reps, &cs->s)) return true;
+  fprintf(stderr, "\nbench_access: (read only): could not time it");
+  return false;
+}
+
 /* Times one case beside memcpy m, adding o->reps samples to *cs; false
  * with the error printed. */
 static bool sample_case(const options *o, const bench_case *c, lt_tensor *src, lt_tensor *dst, measure_memcpy *m,
                         case_samples *cs) {
+  if (c->kind == READ_ONLY) return sample_read_only(o, m, cs);
   lt_tensor *from, *to;
   if (case_views(c, src, dst, &from, &to) != LT_OK) {
     fprintf(stderr, "\nbench_access: %s: %s", c->name, lt_last_error());

@@ -60,7 +60,9 @@ int measure_paired_into(measure_batch_fn run, void *ctx, measure_batch_fn base, 
 measure_pair measure_pair_of(const measure_samples *s);
 
 /* memcpy of bytes from src to dst, split over threads pthreads (one:
- * on the caller), as a measure_batch_fn. */
+ * on the caller), as a measure_batch_fn. With dst NULL, the bytes are
+ * read and nothing is written: how fast these threads read memory, the
+ * ceiling of any copy that must read as many bytes of lines. */
 typedef struct measure_memcpy {
   char *dst;
   const char *src;
