@@ -270,6 +270,54 @@ START_TEST(run_streams_gather_runs_back_to_back_and_touch_nothing_around_them) {
 }
 END_TEST
 
+/* Rows of a [4, C] F32 matrix, C odd and each row longer than the
+ * kernels read ahead: the next run is asked for where the run before does
+ * not read on into it, and only there. */
+#define ROW_FLOATS 2049
+static float rows_buf[4 * ROW_FLOATS];
+
+/* The bytes asked for the next run, with where they start relative to
+ * next (in bytes) in *from. */
+static int64_t asked(const float *src, const float *next, int64_t step, int64_t n, int64_t *from) {
+  const char *first = NULL;
+  int64_t bytes = lt__stream_strided_next_lines((const char *)src, (const char *)next, step, n, 4, &first);
+  *from = first - (const char *)next;
+  return bytes;
+}
+
+START_TEST(the_next_run_is_asked_for_only_where_this_one_does_not_read_on_into_it) {
+  const int64_t ahead = lt__stream_strided_read_ahead(), C = ROW_FLOATS, half = (C + 1) / 2;
+  ck_assert_int_ge(ahead, 64);
+  ck_assert_int_lt(ahead, 4 * C);
+  const float *row1 = rows_buf + C, *row2 = rows_buf + 2 * C, *row3 = rows_buf + 3 * C;
+  int64_t from;
+  /* a reversed last dim: row 1 read from its last element down, then row
+   * 2 from its last: the read_ahead bytes that end with row 2's last */
+  ck_assert_int_eq(asked(row2 - 1, row3 - 1, -1, C, &from), ahead);
+  ck_assert_int_eq(from, 4 - ahead);
+  /* a short reversed row: the whole of it */
+  ck_assert_int_eq(asked(row1 + 99, row2 + 99, -1, 100, &from), 400);
+  ck_assert_int_eq(from, 4 - 400);
+  /* both dims reversed: row 2 read down, then row 1 down from its last,
+   * just below row 2's first */
+  ck_assert_int_eq(asked(row3 - 1, row2 - 1, -1, C, &from), 0);
+  /* every other column of consecutive rows: the step-2 run reads on to
+   * one element past the next row's first (C odd), or to the element
+   * before it (C - 1 columns) */
+  ck_assert_int_eq(asked(row1, row2, 2, half, &from), 0);
+  ck_assert_int_eq(asked(row1, row1 + (C - 1), 2, half - 1, &from), 0);
+  /* every other row too, or the rows walked backwards: the next row's first lines */
+  ck_assert_int_eq(asked(rows_buf, row2, 2, half, &from), ahead);
+  ck_assert_int_eq(from, 0);
+  ck_assert_int_eq(asked(row2, row1, 2, half, &from), ahead);
+  ck_assert_int_eq(from, 0);
+  /* a next run that starts within a line past this one's end: already
+   * asked for; one further on is not */
+  ck_assert_int_eq(asked(rows_buf, rows_buf + 2 * half + 8, 2, half, &from), 0);
+  ck_assert_int_eq(asked(rows_buf, rows_buf + 2 * half + ahead / 4, 2, half, &from), ahead);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
   int cases = LT__STREAM_NPATHS * NSTEPS * 4;
@@ -280,6 +328,7 @@ static Suite *suite(void) {
   tcase_add_test(strided, sizes_steps_and_destinations_without_a_kernel_write_nothing);
   tcase_add_test(strided, the_best_path_matches_the_naive_loop);
   tcase_add_test(strided, forward_runs_read_nothing_past_their_last_element);
+  tcase_add_test(strided, the_next_run_is_asked_for_only_where_this_one_does_not_read_on_into_it);
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);

@@ -57,6 +57,20 @@ static inline void lt__stream_line(char *dst, const char *src) {
 #endif
 }
 
+/* Asks for the first lines the kernels will read of the run of n
+ * elements at next (step and es as lt__stream_strided's), as the run at
+ * src, of as many elements, starts: the kernels ask for lines a fixed
+ * distance ahead of their reads within a run, and nothing asks for the
+ * next run's first lines unless it continues this one in the source (see
+ * stream_strided.c). */
+void lt__stream_strided_ask_next(const char *src, const char *next, int64_t step, int64_t n, size_t es);
+/* What lt__stream_strided_ask_next asks for: the bytes from *first on,
+ * or 0 where the next run continues the one at src (for tests). */
+int64_t lt__stream_strided_next_lines(const char *src, const char *next, int64_t step, int64_t n, size_t es,
+                                      const char **first);
+/* Bytes the kernels read ahead of their reads on this CPU (for tests). */
+int64_t lt__stream_strided_read_ahead(void);
+
 /* Whether lt__stream_strided has a kernel for step and es on this CPU
  * (it then fails only on a dst off its element alignment). */
 bool lt__stream_strided_has(int64_t step, size_t es);

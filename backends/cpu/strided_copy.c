@@ -258,7 +258,9 @@ static void order_by_source(lt__copy_args *a) {
  * of the destination for as long as they continue each other there, so
  * that the lines they share go out whole and streamed. Dense runs go a
  * row at a time (the dim next to the inner one; runs_in_destination_order),
- * gathered ones (lt__run_stream_gather) one at a time. */
+ * gathered ones (lt__run_stream_gather) one at a time, each from a source
+ * past the caches asking for the next one's first lines as it starts
+ * (lt__stream_strided_ask_next). */
 static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   const parallel_copy *pc = ctx;
   lt__copy_args part = outer_share(pc->a, begin, end);
@@ -268,19 +270,25 @@ static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   int walk = dense ? in - 1 : in; /* the dim each step writes whole; the odometer steps those outside it */
   lt__run_stream s;
   lt__run_stream_begin(&s, part.dst);
-  lt__odometer o = {.dst_off = 0};
+  lt__odometer o = {.dst_off = 0}, next = o;
+  bool more;
   do {
     char *dst = part.dst + o.dst_off;
     const char *src = part.src + o.src_off;
+    more = lt__odometer_step(&next, &part, walk, -1, es, es);
     if (dst != lt__run_stream_next(&s)) {
       lt__run_stream_end(&s);
       lt__run_stream_begin(&s, dst);
     }
-    if (dense)
+    if (dense) {
       lt__run_stream_put(&s, src, part.src_strides[walk] * es, part.shape[walk], part.shape[in] * es, pc->big.src);
-    else
+    } else {
+      if (more && pc->big.src)
+        lt__stream_strided_ask_next(src, part.src + next.src_off, part.src_strides[in], part.shape[in], (size_t)es);
       lt__run_stream_gather(&s, src, part.src_strides[in], part.shape[in], (size_t)es);
-  } while (lt__odometer_step(&o, &part, walk, -1, es, es));
+    }
+    o = next;
+  } while (more);
   lt__run_stream_end(&s);
   lt__stream_fence();
 }
