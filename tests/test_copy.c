@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "grouped_transpose.h"
 #include "support/check_helpers.h"
 
 static void assert_read_f32(const lt_tensor *t, const float *want, int64_t n) {
@@ -1366,6 +1367,34 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
   check_permuted_copy(LT_F32, 4, (int64_t[]){16, 64, 33, 64}, (int[]){3, 2, 1, 0}, -1);
   check_permuted_copy_into(LT_F32, 4, (int64_t[]){16, 8, 261, 64}, (int[]){3, 2, 1, 0}, -1, false, 3);
   check_permuted_copy(LT_F32, 4, (int64_t[]){16, 8, 261, 64}, (int[]){3, 2, 1, 0}, 2);
+  /* Groups whose pulled blocks would crowd L2's sets gather instead (see
+   * lt__blocks_crowd_sets): 64 rows 192 KiB apart (F32 [2, 32, 768, 64]),
+   * 128 rows a multiple of 128 KiB apart (F32 [4, 32, 256, 128]), 64
+   * rows of F16 192 KiB apart, on one thread and two. */
+  check_permuted_copy(LT_F32, 4, (int64_t[]){2, 32, 768, 64}, (int[]){3, 2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 32, 256, 128}, (int[]){3, 2, 1, 0}, 2);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){2, 32, 1536, 64}, (int[]){3, 2, 1, 0}, -1);
+}
+END_TEST
+
+/* The rule that sends a group from pulled blocks to the gather: 64 or
+ * more rows whose blocks (1 MiB over them all) put their lines on the
+ * same L2 sets, where sets repeat every 64 KiB. */
+START_TEST(groups_whose_blocks_crowd_l2_sets_are_found) {
+  int64_t at[128];
+  for (int r = 0; r < 64; r++) at[r] = r * ((int64_t)128 << 10); /* every row on the same sets */
+  ck_assert(lt__blocks_crowd_sets(at, 64));
+  ck_assert(!lt__blocks_crowd_sets(at, 48)); /* 48 rows deep: still pulled */
+  for (int r = 0; r < 64; r++) at[r] = r * (65536 + 64); /* a line further each: one set under all 64 */
+  ck_assert(lt__blocks_crowd_sets(at, 64));
+  for (int r = 0; r < 64; r++) at[r] = -r * (65536 + 4096); /* 4 KiB further each, backwards: 16 deep */
+  ck_assert(!lt__blocks_crowd_sets(at, 64));
+  /* BHTD (3,2,1,0)'s rows (h, b), b the destination's inner dim: [4, 32,
+   * 2048, 128] (h 1 MiB apart) crowds, [4, 32, 2000, 128] spreads */
+  for (int r = 0; r < 128; r++) at[r] = (r / 4) * ((int64_t)1 << 20) + (r % 4) * ((int64_t)32 << 20);
+  ck_assert(lt__blocks_crowd_sets(at, 128));
+  for (int r = 0; r < 128; r++) at[r] = (r / 4) * 1024000 + (r % 4) * 32 * (int64_t)1024000;
+  ck_assert(!lt__blocks_crowd_sets(at, 128));
 }
 END_TEST
 
@@ -2070,6 +2099,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
   tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(large, groups_whose_blocks_crowd_l2_sets_are_found);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
   tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);

@@ -150,6 +150,35 @@ static bool reads_in_place(int64_t bytes, bool streamed) {
  * keep the gather (not measured there). */
 enum { PULL_BLOCK_BYTES = 1 << 20, PULL_MIN_ROWS = 16 };
 
+/* A block fills L2, so its rows' lines must spread over L2's sets: where
+ * the group's dims step by multiples of L2_SET_PERIOD (Zen 5: 1 MiB, 16
+ * ways), every row's block falls on the same sets, which hold 16 lines
+ * each, and the block is gone from L2 before the calls read it. The
+ * gather, which reads each line into its buffer as it comes, then
+ * measured ahead where PULL_MAX_DEPTH rows or more crowd the same sets:
+ * F32 (3,2,1,0), same-run ratio to memcpy, one run each in turn, pulled
+ * -> gathered, 64 rows: [4, 16, 16384, 64] 0.74 -> 0.81, [2, 32, 8192,
+ * 64] 0.72 -> 0.84, [8, 8, 32768, 64] 0.74 -> 0.78; 128 rows: [4, 32,
+ * 2048, 128] 0.52 -> 0.72, [8, 16, 1024, 64] 0.55 -> 0.63; two threads
+ * [2, 32, 8192, 64] 0.64 -> 0.84, [8, 8, 32768, 64] 0.77 -> 0.87; bf16
+ * level (0.66-0.68 -> 0.64, 0.65 -> 0.66-0.68, 0.65 -> 0.68, 0.40 and
+ * 0.39). Fewer rows keep the pull: 48 ([4, 12, 40960, 64]) 0.79 pulled,
+ * 0.56 gathered, 32 ([4, 8, 32768, 64]) 0.84 and 0.82; so do 128 rows
+ * that spread ([4, 32, 2000, 128] 0.72 and 0.57). */
+enum { L2_SET_PERIOD = 65536, PULL_MAX_DEPTH = 64 };
+
+bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
+  enum { SETS = L2_SET_PERIOD / 64 };
+  uint8_t depth[SETS] = {0};
+  int64_t lines = (PULL_BLOCK_BYTES / rows + 63) / 64;
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t first = (row_at[r] % L2_SET_PERIOD + L2_SET_PERIOD) % L2_SET_PERIOD / 64;
+    for (int64_t l = 0; l < lines && l < SETS; l++)
+      if (++depth[(first + l) % SETS] >= PULL_MAX_DEPTH) return true;
+  }
+  return false;
+}
+
 /* Whether the destination's rows all begin on lines. */
 static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
   return a->dst_strides[a->transpose_dim] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
@@ -160,7 +189,9 @@ static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
  * lines, g->in_place_seamed off them): where the calls' runs continue
  * one another in each row (dim outer's indices back to back in the
  * source), the group has PULL_MIN_ROWS rows or more, the elements are of
- * 2 or 4 bytes, and this CPU has that kernel. Calls it cannot take
+ * 2 or 4 bytes, this CPU has that kernel, and the blocks do not crowd
+ * L2's sets (lt__blocks_crowd_sets; a tile_inner group, which the tile
+ * kernels would take otherwise, pulls regardless). Calls it cannot take
  * gather: see group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
  * bytes a T index, every other one off a line), same-run ratio to
  * memcpy, two runs of each build in turn: 0.48-0.49 gathered -> 0.62-0.64
@@ -168,10 +199,10 @@ static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
  * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
  * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
  * gathered, 0.53-0.61 pulled. */
-static bool pulls_blocks(group_plan *g) {
+static bool pulls_blocks(group_plan *g, bool tile_inner) {
   const lt__copy_args *a = g->a;
   if (!g->streamed || lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
-      g->rows < PULL_MIN_ROWS || g->es < 2)
+      g->rows < PULL_MIN_ROWS || g->es < 2 || (!tile_inner && lt__blocks_crowd_sets(g->row_at, g->rows)))
     return false;
   if (rows_on_lines(a, (int64_t)g->es)) g->in_place = lt__transpose_rows_streamed_kernel(g->es);
   else if (g->seamed) g->in_place_seamed = lt__transpose_rows_seamed_kernel(g->es);
@@ -474,11 +505,11 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   take_outer(&g, g.streamed);
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
-  g.pull_rows = pulls_blocks(&g) ? PULL_BLOCK_BYTES / g.rows : 0;
+  fill_row_offsets(&g);
+  g.pull_rows = pulls_blocks(&g, tile_inner) ? PULL_BLOCK_BYTES / g.rows : 0;
   if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
   if (!g.pull_rows) g.in_place = reads_in_place(numel * (int64_t)es, g.streamed) ? lt__transpose_rows_kernel(es) : NULL;
   g.ask_l1 = !lt__intel_cores();
-  fill_row_offsets(&g);
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;
   if (g.outer >= 0 && calls >= CALLS_PER_THREAD * lt_get_num_threads())
     lt__parallel_for(calls, numel * (int64_t)es * 2, split_by_calls, &g);
