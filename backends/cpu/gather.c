@@ -2,9 +2,10 @@
  * 2, 3, 4, 8 for gathers, 8 from memory only on Intel cores; -1, 2, 3 for
  * scatters) gets a loop of its own with the stride a constant, which the
  * compiler turns into vector loads and permutes; other strides take an
- * unrolled loop (GATHER_ANY, SCATTER_ANY), except where the copy's side
- * that steps outgrows the caches: there gathers of a line or more per
- * step (on Intel cores, of a line) also read ahead (gather_far), and
+ * unrolled loop (GATHER_ANY, GATHER_WALK, SCATTER_ANY), except where the
+ * copy's side that steps outgrows the caches: there gathers of a line or
+ * more per step (on Intel cores, of a line; on Zen 5 none, which take the
+ * vectorised GATHER_ANY) also read ahead (gather_far), and
  * scatters of 16 to 64 bytes per
  * step (every step from 16 bytes on Intel cores) store from one
  * instruction, asking for lines ahead (scatter_one). Scatters with four or
@@ -35,33 +36,49 @@
  * 0.05-0.06 -> 0.09-0.11, s=16 0.10 -> 0.12; writes into 512 MiB s=32
  * and 64 0.06-0.07 -> 0.08, into 1 MiB s=4 0.23-0.27 -> 0.36-0.38. (A
  * software prefetch 64 elements ahead in the one loop gained half as
- * much.) With AHEAD non-zero, each access also asks for the line AHEAD
- * bytes past it into L2 (see FAR_AHEAD). */
-#define GATHER_ANY(T, AHEAD)                                                                   \
+ * much.) GATHER_ANY indexes each access from the step's first, which the
+ * compiler can vectorise (see VECTOR_STEP_BYTES); the scalar loops walk
+ * one address from access to access instead (GATHER_WALK, SCATTER_ANY),
+ * the same accesses in the same order, which measured ahead: Zen 5, F32,
+ * bench_access, same-run ratio to memcpy, three runs each with a switch
+ * between the two, indexed -> walked: reads from 64 MiB s=16
+ * 0.122-0.124 -> 0.125-0.130, s=32 0.096-0.097 -> 0.100-0.105, from 512
+ * MiB s=64 0.080-0.081 -> 0.083-0.086; writes into 1 MiB s=8
+ * 0.238-0.241 -> 0.244-0.247, s=32 0.119-0.122 -> 0.123-0.128; the rest
+ * level. With AHEAD non-zero, GATHER_WALK's accesses also ask for the
+ * line AHEAD bytes past each into L2 (see FAR_AHEAD). */
+#define GATHER_ANY(T)                                                                          \
   do {                                                                                         \
     int64_t i = 0;                                                                             \
     for (; i + 8 <= n; i += 8) {                                                               \
       const T *p = s + i * stride;                                                             \
-      if (AHEAD)                                                                               \
-        for (int k = 0; k < 8; k++) __builtin_prefetch((const char *)(p + k * stride) + (AHEAD), 0, 2); \
       d[i] = p[0], d[i + 1] = p[stride], d[i + 2] = p[2 * stride], d[i + 3] = p[3 * stride];   \
       d[i + 4] = p[4 * stride], d[i + 5] = p[5 * stride], d[i + 6] = p[6 * stride];            \
       d[i + 7] = p[7 * stride];                                                                \
     }                                                                                          \
     for (; i < n; i++) d[i] = s[i * stride];                                                   \
   } while (0)
+#define GATHER_WALK(T, AHEAD)                                                                  \
+  do {                                                                                         \
+    const intptr_t step = (intptr_t)(stride * (int64_t)sizeof(T));                             \
+    intptr_t at = (intptr_t)s; /* an integer: it steps past the source's end */                \
+    int64_t i = 0;                                                                             \
+    for (; i + 8 <= n; i += 8)                                                                 \
+      for (int k = 0; k < 8; k++, at += step) {                                                \
+        if (AHEAD) __builtin_prefetch((const char *)at + (AHEAD), 0, 2);                       \
+        d[i + k] = *(const T *)at;                                                             \
+      }                                                                                        \
+    for (; i < n; i++, at += step) d[i] = *(const T *)at;                                      \
+  } while (0)
 #define SCATTER_ANY(T)                                                                         \
   do {                                                                                         \
+    const intptr_t step = (intptr_t)(stride * (int64_t)sizeof(T));                             \
+    intptr_t at = (intptr_t)d;                                                                 \
     int64_t i = 0;                                                                             \
-    for (; i + 8 <= n; i += 8) {                                                               \
-      T *p = d + i * stride;                                                                   \
-      p[0] = s[i], p[stride] = s[i + 1], p[2 * stride] = s[i + 2], p[3 * stride] = s[i + 3];   \
-      p[4 * stride] = s[i + 4], p[5 * stride] = s[i + 5], p[6 * stride] = s[i + 6];            \
-      p[7 * stride] = s[i + 7];                                                                \
-    }                                                                                          \
-    for (; i < n; i++) d[i * stride] = s[i];                                                   \
+    for (; i + 8 <= n; i += 8)                                                                 \
+      for (int k = 0; k < 8; k++, at += step) *(T *)at = s[i + k];                             \
+    for (; i < n; i++, at += step) *(T *)at = s[i];                                            \
   } while (0)
-
 /* Other strides: GATHER_ANY kept as eight scalar loads and eight scalar
  * stores, or vectorised, its stores become element inserts into one
  * vector store. In cache the inserts cost more than they save (Zen 5, F32
@@ -72,9 +89,19 @@
  * MiB, vectorised -> scalar: s=-3 0.67 -> 0.55-0.60, s=5 0.40 -> 0.34,
  * s=7 0.30 -> 0.25; s=9 and 10 level; s=11 0.16 -> 0.19, s=16
  * 0.057-0.065 -> 0.108-0.115, s=32 0.043-0.044 -> 0.046-0.054, s=64
- * 0.043-0.044 -> 0.045-0.047). Zen 5 had measured the inserts a little
- * ahead at s=32 and 64 (0.108-0.116 -> 0.101-0.104, 0.091-0.096 ->
- * 0.083-0.086); Zen 4 had s=16 at half the speed. Out of cache the
+ * 0.043-0.044 -> 0.045-0.047); Zen 4 had s=16 at half the speed. Zen 5
+ * reads faster with the inserts at every step out of cache, so it takes
+ * them there (bench_access, same-run ratio to memcpy, three runs each
+ * with a switch between the two, F32 scalar walk -> vectorised: from 64
+ * MiB s=16 0.123-0.127 -> 0.144-0.146, s=32 0.099-0.103 ->
+ * 0.131-0.144, s=64 0.095-0.104 -> 0.098-0.108; from 512 MiB s=32
+ * 0.100-0.101 -> 0.112-0.116, s=64 0.083-0.085 -> 0.095-0.096, s=16
+ * level; against the commit before, the far loop with its asks: bf16
+ * s=32 and 64 0.053-0.056 -> 0.060-0.073 and 0.043-0.044 ->
+ * 0.056-0.068, F64 s=16 0.186-0.187 -> 0.219-0.251, s=32 at 512 MiB
+ * 0.155 -> 0.186, u8 level; step 8, whose own loop, the scalar steps
+ * and the inserts measured level there, keeps the scalar steps). Out of
+ * cache the
  * scalar steps beat step 8's own loop too (Zen 4, 512 MiB, three rounds:
  * 0.227-0.232 -> 0.245-0.253; step 4's own loop level with them), but
  * Intel cores keep it: on a Xeon (AVX-512 with AMX), F32 from 64 MiB,
@@ -105,7 +132,8 @@ enum { VECTOR_STEP_BYTES = 32 };
  * Xeon (AVX-512 with AMX), F32 from 512 MiB, bench_access, same-run
  * ratio to memcpy, three runs each in turn, with -> without: s=32
  * 0.037-0.039 -> 0.040-0.041 (NumPy's loop 0.040), s=64 0.022-0.023 ->
- * 0.021-0.022; s=16 0.084 -> 0.073-0.075, so it keeps it. */
+ * 0.021-0.022; s=16 0.084 -> 0.073-0.075, so it keeps it. (Zen 5 takes
+ * the vectorised loop there instead, without asks: see VECTOR_STEP_BYTES.) */
 enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
@@ -143,16 +171,16 @@ enum { SCATTER_AHEAD = 2048 };
  * whose stride the compiler knows. */
 #define STRIDED_FNS(T, NAME)                                                                   \
   SCALAR_STEPS static void gather_any_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
-    GATHER_ANY(T, 0);                                                                          \
+    GATHER_WALK(T, 0);                                                                         \
   }                                                                                            \
   SCALAR_STEPS static void gather_far_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);                 \
     int64_t ahead = stride < 0 ? -FAR_AHEAD : FAR_AHEAD; /* in the direction of travel */        \
     if (step_bytes > 64 && step_bytes <= FAR_STEP_MAX_BYTES) ahead = FAR_ELEMENTS * stride * (int64_t)sizeof(T); \
-    GATHER_ANY(T, ahead);                                                                      \
+    GATHER_WALK(T, ahead);                                                                     \
   }                                                                                            \
   ISA_CLONES static void gather_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n, bool cached, \
-                                       bool intel) {                                                                \
+                                       bool intel, bool zen5) {                                                     \
     switch (stride) {                                                                          \
     case -1: GATHER(T, -1); break;                                                             \
     case 2: GATHER(T, 2); break;                                                               \
@@ -165,9 +193,10 @@ enum { SCATTER_AHEAD = 2048 };
     default: {                                                                                 \
       int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);               \
       if (cached) gather_any_##NAME(d, s, stride, n);                                          \
+      else if (zen5) GATHER_ANY(T);                                                            \
       else if (step_bytes >= 64 && !(intel && step_bytes > 64)) gather_far_##NAME(d, s, stride, n); \
       else if (step_bytes > VECTOR_STEP_BYTES) gather_any_##NAME(d, s, stride, n);             \
-      else GATHER_ANY(T, 0);                                                                   \
+      else GATHER_ANY(T);                                                                      \
       break;                                                                                   \
     }                                                                                          \
     }                                                                                          \
@@ -236,12 +265,12 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
     lt__gather_masked(dst, src, stride, n, es);
     return;
   }
-  bool intel = lt__intel_cores();
+  bool intel = lt__intel_cores(), zen5 = lt__zen5_cores();
   switch (es) {
-  case 1: gather_u8(dst, src, stride, n, cached, intel); break;
-  case 2: gather_u16(dst, src, stride, n, cached, intel); break;
-  case 4: gather_u32(dst, src, stride, n, cached, intel); break;
-  default: gather_u64(dst, src, stride, n, cached, intel); break;
+  case 1: gather_u8(dst, src, stride, n, cached, intel, zen5); break;
+  case 2: gather_u16(dst, src, stride, n, cached, intel, zen5); break;
+  case 4: gather_u32(dst, src, stride, n, cached, intel, zen5); break;
+  default: gather_u64(dst, src, stride, n, cached, intel, zen5); break;
   }
 }
 
