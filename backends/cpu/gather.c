@@ -33,17 +33,18 @@
  * instruction, so eight of them, each striding eight elements, keep more
  * lines in flight than one striding one. Zen 5, F32, same-run ratio to
  * memcpy, one loop -> eight: reads from 512 MiB s=32 0.06 -> 0.12, s=64
- * 0.05-0.06 -> 0.09-0.11, s=16 0.10 -> 0.12; writes into 512 MiB s=32
- * and 64 0.06-0.07 -> 0.08, into 1 MiB s=4 0.23-0.27 -> 0.36-0.38. (A
+ * 0.05-0.06 -> 0.09-0.11, s=16 0.10 -> 0.12; writes into 512 MiB s=32 and
+ * 64 0.06-0.07 -> 0.08, into 1 MiB s=4 0.23-0.27 -> 0.36-0.38. (A
  * software prefetch 64 elements ahead in the one loop gained half as
  * much.) GATHER_ANY indexes each access from the step's first, which the
  * compiler can vectorise (see VECTOR_STEP_BYTES); the scalar loops walk
  * one address from access to access instead (GATHER_WALK, SCATTER_ANY),
  * the same accesses in the same order, which measured ahead: Zen 5, F32,
  * bench_access, same-run ratio to memcpy, three runs each with a switch
- * between the two, indexed -> walked: reads from 64 MiB s=16
- * 0.122-0.124 -> 0.125-0.130, s=32 0.096-0.097 -> 0.100-0.105, from 512
- * MiB s=64 0.080-0.081 -> 0.083-0.086; writes into 1 MiB s=8
+ * between the two, indexed -> walked: reads through the far loop with its
+ * asks (Zen 5 now vectorises those: see VECTOR_STEP_BYTES) from 64 MiB
+ * s=16 0.122-0.124 -> 0.125-0.130, s=32 0.096-0.097 -> 0.100-0.105, from
+ * 512 MiB s=64 0.080-0.081 -> 0.083-0.086; writes into 1 MiB s=8
  * 0.238-0.241 -> 0.244-0.247, s=32 0.119-0.122 -> 0.123-0.128; the rest
  * level. With AHEAD non-zero, GATHER_WALK's accesses also ask for the
  * line AHEAD bytes past each into L2 (see FAR_AHEAD). */
