@@ -422,34 +422,35 @@ bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, siz
 
 /* A run read backwards (step -1: a reversed dim) reads from its first
  * element's end down, a forward one from its first element up, and the
- * kernels ask for the lines read_ahead() bytes on from their reads, up to
- * that far past the run. The next run's first lines lie there when it
- * continues this one in the source, as the forward rows of a matrix do
- * (a step-2 run ends one element past the next row's first with an odd
- * number of columns, one before it with an even one). Reversed rows of a matrix each begin a row
- * further on instead, so the prefetcher met every row's first lines
- * cold: asking for read_ahead() bytes of them as the row before starts,
- * Zen 5, last dim reversed, bench_access, same-run ratio to memcpy, the
- * commit before and after in turn, three to five runs each: F32 rows of
- * 11584 bytes (32 MiB) 0.69-0.78 -> 0.83-0.87, of 16 KiB (64 MiB)
- * 0.76-0.87 -> 0.89-0.94, of 46340 bytes (512 MiB) 1.00-1.02 ->
- * 1.03-1.04; u8 0.65 -> 0.86 and 0.81 -> 0.89, bf16 0.60-0.63 ->
- * 0.65-0.67 and 1.00 -> 1.04-1.05 (64 and 512 MiB); step 2, which asks
- * for nothing more, level. Half or twice that distance gained less. */
+ * kernels ask for the lines read_ahead() bytes on from their reads, on
+ * past the run's end. Where the next run begins among this one's reads or
+ * within a line past them, as the forward rows of a matrix do (a step-2
+ * run ends one element past the next row's first with an odd number of
+ * columns, one before it with an even one), those asks cover its first
+ * lines. Reversed rows of a matrix each begin a row further on instead,
+ * so the prefetcher met every row's first lines cold: asking for
+ * read_ahead() bytes of them as the row before starts, Zen 5, last dim
+ * reversed, bench_access, same-run ratio to memcpy, the commit before
+ * and after in turn, three to five runs each: F32 rows of 11584 bytes (32
+ * MiB) 0.69-0.78 -> 0.83-0.87, of 16 KiB (64 MiB) 0.76-0.87 ->
+ * 0.89-0.94, of 46340 bytes (512 MiB) 1.00-1.02 -> 1.03-1.04; u8 0.65 ->
+ * 0.86 and 0.81 -> 0.89, bf16 0.60-0.63 -> 0.65-0.67 and 1.00 ->
+ * 1.04-1.05 (64 and 512 MiB); step 2, which asks for nothing more,
+ * level. Half or twice that distance gained less. */
 int64_t lt__stream_strided_next_lines(const char *src, const char *next, int64_t step, int64_t n, size_t es,
                                       const char **first) {
   const intptr_t e = (intptr_t)es, ahead = (intptr_t)read_ahead();
   intptr_t span = (intptr_t)((n - 1) * (step < 0 ? -step : step) + 1) * e; /* bytes a run's reads cover */
   intptr_t bytes = span < ahead ? span : ahead;
   /* Addresses as integers: the next run's need not lie in this one's
-   * object. The next run continues this one where its first read starts
-   * (forward) or ends (backward) among this run's reads or at most a
-   * line past them. [at, at + bytes): the next run's first reads. */
+   * object. [at, at + bytes): the next run's first reads, which start
+   * (forward) or end (backward) where its first element does. */
   intptr_t s = (intptr_t)src, at;
   bool continues;
   if (step < 0) {
     intptr_t top = (intptr_t)next + e;
-    continues = top <= s + e && top >= s + e - span - 64, at = top - bytes;
+    at = top - bytes;
+    continues = top <= s + e && top >= s + e - span - 64;
   } else {
     at = (intptr_t)next;
     continues = at >= s && at <= s + span + 64;
