@@ -923,6 +923,13 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   check_stepped_rows(LT_BF16, 1503, 6001, 2, 5);
   check_stepped_rows(LT_F32, 1501, 2999, 2, 3);
   check_stepped_rows(LT_F32, 1501, 1499, -1, 7);
+  /* Short rows from a source past 8 MiB, each asking for the first lines
+   * of a row several rows on (lt__stream_strided_runs_ahead): reversed F32
+   * rows of 61 (17 rows on), u8 rows of 230, and bf16 rows of 230 every
+   * other element, which continue each other and ask for nothing. */
+  check_stepped_rows(LT_F32, 40001, 61, -1, 0);
+  check_stepped_rows(LT_U8, 40001, 230, -1, 0);
+  check_stepped_rows(LT_BF16, 40001, 230, 2, 0);
   /* Every third and eighth word (kernels on AVX-512) in rows of odd
    * length, back to back and apart. */
   check_stepped_rows(LT_F32, 1001, 6301, 3, 0);

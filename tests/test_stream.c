@@ -318,6 +318,20 @@ START_TEST(the_next_run_is_asked_for_only_where_this_one_does_not_read_on_into_i
 }
 END_TEST
 
+/* The run to ask for lies as many runs on as it takes to read at least
+ * the kernels' read-ahead: one for runs that long, more for shorter
+ * ones, 32 at most. */
+START_TEST(short_runs_ask_for_a_run_further_on) {
+  const int64_t ahead = lt__stream_strided_read_ahead();
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(-1, ahead / 4, 4), 1);     /* a run of read_ahead bytes */
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(2, 11585, 4), 1);          /* a long run */
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(-1, ahead / 4 - 1, 4), 2); /* one element short */
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(-1, 224, 4), (ahead + 895) / 896);
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(2, 112, 4), (ahead + 891) / 892); /* spans 892 bytes */
+  ck_assert_int_eq(lt__stream_strided_runs_ahead(-1, 1, 1), 32);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
   int cases = LT__STREAM_NPATHS * NSTEPS * 4;
@@ -329,6 +343,7 @@ static Suite *suite(void) {
   tcase_add_test(strided, the_best_path_matches_the_naive_loop);
   tcase_add_test(strided, forward_runs_read_nothing_past_their_last_element);
   tcase_add_test(strided, the_next_run_is_asked_for_only_where_this_one_does_not_read_on_into_it);
+  tcase_add_test(strided, short_runs_ask_for_a_run_further_on);
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);

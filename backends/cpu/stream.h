@@ -68,6 +68,10 @@ void lt__stream_strided_ask_next(const char *src, const char *next, int64_t step
  * or 0 where the next run continues the one at src (for tests). */
 int64_t lt__stream_strided_next_lines(const char *src, const char *next, int64_t step, int64_t n, size_t es,
                                       const char **first);
+/* How many runs of n elements on (step and es as lt__stream_strided's)
+ * the run to ask for lies: enough that the kernels read at least as far
+ * as they ask ahead of their reads before they reach it, 1 to 32. */
+int64_t lt__stream_strided_runs_ahead(int64_t step, int64_t n, size_t es);
 /* Bytes the kernels read ahead of their reads on this CPU (for tests). */
 int64_t lt__stream_strided_read_ahead(void);
 

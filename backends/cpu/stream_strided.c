@@ -472,6 +472,23 @@ void lt__stream_strided_ask_next(const char *src, const char *next, int64_t step
 
 int64_t lt__stream_strided_read_ahead(void) { return (int64_t)read_ahead(); }
 
+/* Asked for as the run before it starts, a short run's first lines come
+ * too late: the run before takes less time than memory takes to answer.
+ * So the ask goes to the run that starts at least read_ahead() bytes of
+ * reading on, as the kernels' own asks do within a run. Zen 5, same-run
+ * ratio to memcpy, two rounds each with a switch, the next run -> that
+ * one: F32 x[::2, ::2] of [599186, 224] (runs reading 892 bytes, 5 on)
+ * 0.30-0.31 -> 0.39-0.40, bf16 of [86016, 224] 0.10-0.12 -> 0.16; F32
+ * reversed rows of 224 (896 bytes) 1.14-1.17 -> 1.28-1.31, of 896
+ * 1.25-1.26 -> 1.29-1.30; a fixed two or eight runs on measured between
+ * or below; long runs (one on) level, runs of 56 F32 or 224 u8 level
+ * within these runs' swing. */
+int64_t lt__stream_strided_runs_ahead(int64_t step, int64_t n, size_t es) {
+  int64_t span = ((n - 1) * (step < 0 ? -step : step) + 1) * (int64_t)es, ahead = (int64_t)read_ahead();
+  int64_t k = (ahead + span - 1) / span;
+  return k < 1 ? 1 : k > 32 ? 32 : k;
+}
+
 bool lt__stream_strided_has(int64_t step, size_t es) {
   for (int p = 0; p < LT__STREAM_NPATHS; p++)
     if (has_kernel((lt__stream_path)p, step, es) && path_runs((lt__stream_path)p)) return true;

@@ -259,8 +259,8 @@ static void order_by_source(lt__copy_args *a) {
  * that the lines they share go out whole and streamed. Dense runs go a
  * row at a time (the dim next to the inner one; runs_in_destination_order),
  * gathered ones (lt__run_stream_gather) one at a time, each from a source
- * past the caches asking for the next one's first lines as it starts
- * (lt__stream_strided_ask_next). */
+ * past the caches asking for the first lines of the run a few runs on as
+ * it starts (lt__stream_strided_ask_next, lt__stream_strided_runs_ahead). */
 static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   const parallel_copy *pc = ctx;
   lt__copy_args part = outer_share(pc->a, begin, end);
@@ -270,8 +270,14 @@ static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
   int walk = dense ? in - 1 : in; /* the dim each step writes whole; the odometer steps those outside it */
   lt__run_stream s;
   lt__run_stream_begin(&s, part.dst);
-  lt__odometer o = {.dst_off = 0}, next = o;
-  bool more;
+  int64_t step = part.src_strides[in], n = part.shape[in];
+  lt__odometer o = {.dst_off = 0}, next = o, asked = o, ask = o; /* ask: the run to ask for; asked: the one before it */
+  bool more, asking = !dense && pc->big.src;
+  int64_t k = lt__stream_strided_runs_ahead(step, n, (size_t)es);
+  for (int64_t i = 0; i < k && asking; i++) {
+    asked = ask;
+    asking = lt__odometer_step(&ask, &part, walk, -1, es, es);
+  }
   do {
     char *dst = part.dst + o.dst_off;
     const char *src = part.src + o.src_off;
@@ -283,9 +289,12 @@ static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
     if (dense) {
       lt__run_stream_put(&s, src, part.src_strides[walk] * es, part.shape[walk], part.shape[in] * es, pc->big.src);
     } else {
-      if (more && pc->big.src)
-        lt__stream_strided_ask_next(src, part.src + next.src_off, part.src_strides[in], part.shape[in], (size_t)es);
-      lt__run_stream_gather(&s, src, part.src_strides[in], part.shape[in], (size_t)es);
+      if (asking) {
+        lt__stream_strided_ask_next(part.src + asked.src_off, part.src + ask.src_off, step, n, (size_t)es);
+        asked = ask;
+        asking = lt__odometer_step(&ask, &part, walk, -1, es, es);
+      }
+      lt__run_stream_gather(&s, src, step, n, (size_t)es);
     }
     o = next;
   } while (more);
