@@ -878,6 +878,42 @@ static void check_stepped_rows(lt_dtype dt, int64_t rows, int64_t cols, int64_t 
   lt_release(src), lt_release(view), lt_release(buf), lt_release(dst);
 }
 
+/* x[::row_step, c0:c1] of a [rows, cols] source holding a pattern, made
+ * contiguous: every element must be its source's. Past 8 MiB its rows are
+ * streamed dense runs, each asking for the next one's first lines where
+ * the gap between them is longer than its asks reach (see
+ * lt__stream_copy_ahead_to). */
+static void check_cropped_rows(lt_dtype dt, int64_t rows, int64_t cols, int64_t row_step, int64_t c0, int64_t c1) {
+  size_t es = lt_dtype_size(dt);
+  int64_t shape[2] = {rows, cols};
+  lt_tensor *src = lt_empty(dt, 2, shape, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, rows * cols);
+  lt_tensor *stepped = lt_slice(src, 0, LT_NONE, LT_NONE, row_step), *view = lt_slice(stepped, 1, c0, c1, 1);
+  lt_tensor *c = lt_contiguous(view);
+  LT_ASSERT_OK_PTR(c);
+  int64_t m = lt_shape(c)[0], w = c1 - c0;
+  uint64_t mask = element_mask(es);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < w; j++) {
+      int64_t row = row_step > 0 ? i * row_step : rows - 1 + i * row_step;
+      if (element_at(lt_data(c), es, i * w + j) != (pattern(row * cols + c0 + j) & mask))
+        ck_abort_msg("%s [%lld, %lld][::%lld, %lld:%lld]: element [%lld, %lld] is wrong", lt_dtype_name(dt),
+                     (long long)rows, (long long)cols, (long long)row_step, (long long)c0, (long long)c1,
+                     (long long)i, (long long)j);
+    }
+  lt_release(src), lt_release(stepped), lt_release(view), lt_release(c);
+}
+
+START_TEST(large_crops_with_gaps_copy_every_element) {
+  check_cropped_rows(LT_F32, 600, 8192, 1, 0, 2048);    /* runs of 8 KiB, gaps of 24 KiB */
+  check_cropped_rows(LT_F32, 1200, 4096, 2, 0, 4096);   /* every other row of 16 KiB */
+  check_cropped_rows(LT_F32, 2400, 4096, 1, 5, 901);    /* runs off lines, gaps past the asks */
+  check_cropped_rows(LT_U8, 1200, 16384, 1, 7, 9000);   /* a gap shorter than the asks' reach */
+  check_cropped_rows(LT_F32, 1200, 4096, -1, 0, 4096);  /* rows walked backwards */
+}
+END_TEST
+
 START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   static const struct {
     lt_dtype dt;
@@ -2106,6 +2142,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
   tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(large, large_crops_with_gaps_copy_every_element);
   tcase_add_test(large, groups_whose_blocks_crowd_l2_sets_are_found);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);

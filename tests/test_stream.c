@@ -270,6 +270,44 @@ START_TEST(run_streams_gather_runs_back_to_back_and_touch_nothing_around_them) {
 }
 END_TEST
 
+/* lt__stream_copy_ahead_to copies as lt__stream_copy does whatever its
+ * next run: none, one that continues it, or one elsewhere (its asks then
+ * stop LT__READ_AHEAD bytes before its end, in a loop of their own), for
+ * lengths on both sides of that distance. */
+START_TEST(copies_ahead_of_a_run_sequence_match_memcpy) {
+  static const size_t lengths[] = {0, 1, 63, 64, 100, 4095, 8191, 8192, 8193, 8300, 12000, 16000};
+  fill_pattern(src_buf, BUF_BYTES);
+  for (int mode = 0; mode < 3; mode++)
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
+      for (size_t dst_off = 0; dst_off < 64; dst_off += 21) {
+        size_t n = lengths[k];
+        const char *src = (const char *)src_buf + 3;
+        const char *next = mode == 0 ? NULL : mode == 1 ? src + n : (const char *)src_buf;
+        memset(got_buf, GUARD, BUF_BYTES);
+        memset(want_buf, GUARD, BUF_BYTES);
+        memcpy(want_buf + dst_off, src, n);
+        lt__stream_copy_ahead_to((char *)got_buf + dst_off, src, n, next);
+        lt__stream_fence();
+        check_equal("forward, ahead of a sequence", mode, (int64_t)n, dst_off, 3, 1);
+      }
+}
+END_TEST
+
+/* A run continues another for their asks where it starts within the
+ * last line of it or less than LT__READ_AHEAD past its end. */
+static char runs_buf[32768];
+
+START_TEST(runs_continue_each_other_within_the_reach_of_their_asks) {
+  const char *src = runs_buf + 12000;
+  ck_assert(lt__stream_run_continues(src, 4096, src + 4096));                       /* back to back */
+  ck_assert(lt__stream_run_continues(src, 4096, src + 4096 - 63));                  /* within its last line */
+  ck_assert(lt__stream_run_continues(src, 4096, src + 4096 + LT__READ_AHEAD - 1));  /* a gap the asks cover */
+  ck_assert(!lt__stream_run_continues(src, 4096, src + 4096 + LT__READ_AHEAD));     /* one they do not */
+  ck_assert(!lt__stream_run_continues(src, 4096, src + 4096 - 65));                 /* starts before the last line */
+  ck_assert(!lt__stream_run_continues(src, 4096, src - 8192));                       /* rows walked backwards */
+}
+END_TEST
+
 /* Rows of a [4, C] F32 matrix, C odd and each row longer than the
  * kernels read ahead: the next run is asked for where the run before does
  * not read on into it, and only there. */
@@ -347,6 +385,8 @@ static Suite *suite(void) {
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);
+  tcase_add_test(forward, copies_ahead_of_a_run_sequence_match_memcpy);
+  tcase_add_test(forward, runs_continue_each_other_within_the_reach_of_their_asks);
   tcase_add_test(forward, run_streams_put_runs_back_to_back_and_touch_nothing_around_them);
   tcase_add_test(forward, run_streams_gather_runs_back_to_back_and_touch_nothing_around_them);
   suite_add_tcase(s, forward);

@@ -33,6 +33,15 @@ void lt__stream_copy(char *dst, const char *src, size_t n);
 /* lt__stream_copy from a source read from memory, each line's source
  * asked for LT__READ_AHEAD bytes on as the copy goes. */
 void lt__stream_copy_ahead(char *dst, const char *src, size_t n);
+/* lt__stream_copy_ahead of one of a sequence of runs, the next of which
+ * starts at next (NULL: none): where it does not continue this one (see
+ * lt__stream_run_continues), this run's asks stop at its end and the
+ * next run's first LT__READ_AHEAD bytes are asked for instead. */
+void lt__stream_copy_ahead_to(char *dst, const char *src, size_t n, const char *next);
+/* Whether a run at next continues the n bytes at src for asks that run
+ * LT__READ_AHEAD bytes on: it starts within that reach past their end,
+ * or within the last line. */
+bool lt__stream_run_continues(const char *src, size_t n, const char *next);
 /* dst[i] = src[i * step] for 0 <= i < n, elements of es bytes, streamed
  * the way lt__stream_copy streams, each vector reordered in registers
  * (stream_strided.c): step -1 (a reversed run) or 2 (every other

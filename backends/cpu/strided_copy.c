@@ -35,6 +35,7 @@ typedef struct run {
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
   outgrows big;       /* of the whole copy, not just this run */
+  const char *next;   /* streamed dense runs past the caches: the next run's source, or NULL */
 } run;
 
 #define STRIDED_LOOP(T)                                                        \
@@ -74,7 +75,7 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (large_dense_runs): what the
        * next runs read lies just ahead. */
-      if (r->big.src) lt__stream_copy_ahead(r->dst, r->src, (size_t)r->n * es);
+      if (r->big.src) lt__stream_copy_ahead_to(r->dst, r->src, (size_t)r->n * es, r->next);
       else lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
@@ -199,9 +200,19 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
     dense_runs(a, r.n * (int64_t)des, (int64_t)des);
     return LT_OK;
   }
+  /* Streamed dense runs from a source past the caches ask for lines
+   * ahead, and for that want the next run's source (move_run). */
+  bool peek = same && stream && big.src && inner >= 1 && r.dst_step == (int64_t)des && r.src_step == (int64_t)des;
   do {
     r.dst = a->dst + o.dst_off;
     r.src = a->src + o.src_off;
+    r.next = NULL;
+    if (peek && o.idx[inner - 1] + 1 < a->shape[inner - 1]) {
+      r.next = r.src + a->src_strides[inner - 1] * (int64_t)ses; /* the odometer's next step, most often */
+    } else if (peek) {
+      lt__odometer nx = o;
+      if (lt__odometer_step(&nx, a, inner, -1, (int64_t)des, (int64_t)ses)) r.next = a->src + nx.src_off;
+    }
     if (same) move_run(&r, des, stream);
     else if (fast) convert_run_fast(&r, fast, des, ses);
     else if (convert_run(&r, a) != LT_OK) return LT_ERR_ARG;
