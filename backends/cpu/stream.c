@@ -1,6 +1,5 @@
 /* Streaming (non-temporal) stores: whole 64-byte lines with AVX-512 where
  * the CPU has it, 32 bytes at a time with AVX2, 16 otherwise. */
-#include <stdint.h>
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -10,62 +9,52 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Whole 64-byte lines per store: measured 15% faster than 16-byte
- * streaming stores for an add at 256 MiB. The lines at i < asks also ask
- * for the source LT__READ_AHEAD bytes on, in a loop of their own: a test
- * of i in the one loop cost 4-5% (F32 x[:, 256:768] of [65536, 1024],
- * 0.86-0.90 of memcpy -> 0.80-0.84). */
+ * streaming stores for an add at 256 MiB. ahead: each line's source is
+ * asked for LT__READ_AHEAD bytes on as the copy goes. */
 __attribute__((target("avx512f"))) static size_t stream_lines_avx512(char *dst, const char *src, size_t n,
-                                                                     size_t asks) {
+                                                                     bool ahead) {
   size_t i = 0;
-  for (; i + 64 <= n && i < asks; i += 64) {
-    __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
+  for (; i + 64 <= n; i += 64) {
+    if (ahead) __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
     _mm512_stream_si512((void *)(dst + i), _mm512_loadu_si512((const void *)(src + i)));
   }
-  for (; i + 64 <= n; i += 64) _mm512_stream_si512((void *)(dst + i), _mm512_loadu_si512((const void *)(src + i)));
   return i;
 }
 
-/* Whole lines in two 32-byte streaming stores (asks as above). */
-#define LINE_AVX2(d, s)                                                                                                \
-  do {                                                                                                                 \
-    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s));                                                \
-    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)((s) + 32));                                         \
-    _mm256_stream_si256((__m256i *)(void *)(d), a);                                                                    \
-    _mm256_stream_si256((__m256i *)(void *)((d) + 32), b);                                                             \
-  } while (0)
-__attribute__((target("avx2"))) static size_t stream_lines_avx2(char *dst, const char *src, size_t n, size_t asks) {
+/* Whole lines in two 32-byte streaming stores. */
+__attribute__((target("avx2"))) static size_t stream_lines_avx2(char *dst, const char *src, size_t n, bool ahead) {
   size_t i = 0;
-  for (; i + 64 <= n && i < asks; i += 64) {
-    __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
-    LINE_AVX2(dst + i, src + i);
+  for (; i + 64 <= n; i += 64) {
+    if (ahead) __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 32));
+    _mm256_stream_si256((__m256i *)(void *)(dst + i), a);
+    _mm256_stream_si256((__m256i *)(void *)(dst + i + 32), b);
   }
-  for (; i + 64 <= n; i += 64) LINE_AVX2(dst + i, src + i);
   return i;
 }
 #endif
 
-/* asks: the lines at src + i + LT__READ_AHEAD are asked for while i <
- * asks (0: none). */
-static void stream_copy_as(char *dst, const char *src, size_t n, size_t asks) {
+static void stream_copy_as(char *dst, const char *src, size_t n, bool ahead) {
   size_t head = (64 - ((uintptr_t)dst & 63)) & 63;
   if (head > n) head = n;
   if (head) memcpy(dst, src, head);
-  dst += head, src += head, n -= head, asks = asks > head ? asks - head : 0;
+  dst += head, src += head, n -= head;
   size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx512f")) i = stream_lines_avx512(dst, src, n, asks);
-  else if (__builtin_cpu_supports("avx2")) i = stream_lines_avx2(dst, src, n, asks);
+  if (__builtin_cpu_supports("avx512f")) i = stream_lines_avx512(dst, src, n, ahead);
+  else if (__builtin_cpu_supports("avx2")) i = stream_lines_avx2(dst, src, n, ahead);
 #endif
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16) {
-    if (i < asks && i % 64 == 0) __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
+    if (ahead && i % 64 == 0) __builtin_prefetch(src + i + LT__READ_AHEAD, 0, 2);
     _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
   }
 #endif
   if (i < n) memcpy(dst + i, src + i, n - i);
 }
 
-void lt__stream_copy(char *dst, const char *src, size_t n) { stream_copy_as(dst, src, n, 0); }
+void lt__stream_copy(char *dst, const char *src, size_t n) { stream_copy_as(dst, src, n, false); }
 
 /* A line at a time rather than a whole run up front: a run's requests
  * all at once held the line-fill buffers that its own loads then waited
@@ -73,7 +62,7 @@ void lt__stream_copy(char *dst, const char *src, size_t n) { stream_copy_as(dst,
  * bench_access, eight runs in turn: 512 MiB 0.86-0.90 -> 0.88-0.93 of
  * memcpy, two threads 0.87-0.89 -> 0.91-0.92, 64 MiB 1.60-1.68 ->
  * 1.79-1.88; not measured on Zen). */
-void lt__stream_copy_ahead(char *dst, const char *src, size_t n) { stream_copy_as(dst, src, n, SIZE_MAX); }
+void lt__stream_copy_ahead(char *dst, const char *src, size_t n) { stream_copy_as(dst, src, n, true); }
 
 bool lt__stream_run_continues(const char *src, size_t n, const char *next) {
   uintptr_t end = (uintptr_t)src + n, at = (uintptr_t)next;
@@ -92,14 +81,22 @@ bool lt__stream_run_continues(const char *src, size_t n, const char *next) {
  * -> 0.92-0.94, x[:, 0:2048] of [16384, 8192] 0.66 -> 0.91-0.93, x[:,
  * 0:256] of [32768, 4096] (runs of 1 KiB) 0.34-0.35 -> 0.58, x[:,
  * 0:1024] 0.61 -> 0.92-0.93; runs that continue each other, or whose
- * gaps the asks cover (x[:, 256:768] of [65536, 1024]), level. */
+ * gaps the asks cover (x[:, 256:768] of [65536, 1024]), level. The run
+ * goes in two parts, split where the destination's lines do: the first
+ * asks as lt__stream_copy_ahead does, its asks ending with the run, the
+ * last LT__READ_AHEAD bytes or so ask nothing. (A test of the index in
+ * one loop instead cost 4-5% on runs of 2 KiB, and more on runs of a
+ * line.) */
 void lt__stream_copy_ahead_to(char *dst, const char *src, size_t n, const char *next) {
   if (!next || lt__stream_run_continues(src, n, next)) {
-    stream_copy_as(dst, src, n, SIZE_MAX);
+    lt__stream_copy_ahead(dst, src, n);
     return;
   }
   lt__prefetch_l2(next, n < LT__READ_AHEAD ? (int64_t)n : LT__READ_AHEAD);
-  stream_copy_as(dst, src, n, n > LT__READ_AHEAD ? n - LT__READ_AHEAD : 0);
+  uintptr_t at = (uintptr_t)dst, cut = n > LT__READ_AHEAD ? (at + n - LT__READ_AHEAD) & ~(uintptr_t)63 : at;
+  size_t split = cut > at ? (size_t)(cut - at) : 0;
+  if (split > 0) lt__stream_copy_ahead(dst, src, split);
+  lt__stream_copy(dst + split, src + split, n - split);
 }
 
 void lt__stream_fence(void) {
@@ -107,3 +104,4 @@ void lt__stream_fence(void) {
   _mm_sfence();
 #endif
 }
+
