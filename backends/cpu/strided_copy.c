@@ -190,11 +190,6 @@ static void dense_runs(const lt__copy_args *a, int64_t bytes, int64_t es) {
   while (lt__odometer_step(&o, a, out > 0 ? out : 0, -1, es, es));
 }
 
-/* The copy of a whole lt__copy_args on this thread; dense runs of one
- * dtype go out with streaming stores when stream (the caller fences),
- * their source asked for ahead when the whole copy's source outgrows the
- * caches (big.src; a share of it may not, but is read from memory all the
- * same). */
 /* The source of the run after the one at odometer o (runs along dim
  * inner), or NULL after the last. */
 static const char *next_run(const lt__copy_args *a, const lt__odometer *o, int inner, size_t des, size_t ses) {
@@ -204,6 +199,11 @@ static const char *next_run(const lt__copy_args *a, const lt__odometer *o, int i
   return lt__odometer_step(&nx, a, inner, -1, (int64_t)des, (int64_t)ses) ? a->src + nx.src_off : NULL;
 }
 
+/* The copy of a whole lt__copy_args on this thread; dense runs of one
+ * dtype go out with streaming stores when stream (the caller fences),
+ * their source asked for ahead when the whole copy's source outgrows the
+ * caches (big.src; a share of it may not, but is read from memory all the
+ * same). */
 static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, outgrows big) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
