@@ -35,7 +35,6 @@ typedef struct run {
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
   outgrows big;       /* of the whole copy, not just this run */
-  const char *next;   /* streamed dense runs past the caches: the next run's source, or NULL */
 } run;
 
 /* Streamed dense runs shorter than this ask for lines ahead without
@@ -84,8 +83,7 @@ static void move_run(const run *r, size_t es, bool stream) {
     if (stream) {
       /* Streamed runs come in source order (large_dense_runs): what the
        * next runs read lies just ahead. */
-      if (r->big.src && r->next) lt__stream_copy_ahead_to(r->dst, r->src, (size_t)r->n * es, r->next);
-      else if (r->big.src) lt__stream_copy_ahead(r->dst, r->src, (size_t)r->n * es);
+      if (r->big.src) lt__stream_copy_ahead(r->dst, r->src, (size_t)r->n * es);
       else lt__stream_copy(r->dst, r->src, (size_t)r->n * es);
     } else
       memcpy(r->dst, r->src, (size_t)r->n * es);
@@ -221,13 +219,18 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
   }
   /* Streamed dense runs of ASK_NEXT_MIN_BYTES or more from a source past
    * the caches ask for lines ahead, and for that want the next run's
-   * source (move_run). */
-  bool peek = same && stream && big.src && inner >= 1 && r.dst_step == (int64_t)des && r.src_step == (int64_t)des &&
-              r.n * (int64_t)des >= ASK_NEXT_MIN_BYTES;
+   * source: a loop of their own, so that other runs pay nothing for it. */
+  if (same && stream && big.src && inner >= 1 && r.dst_step == (int64_t)des && r.src_step == (int64_t)des &&
+      r.n * (int64_t)des >= ASK_NEXT_MIN_BYTES) {
+    do
+      lt__stream_copy_ahead_to(a->dst + o.dst_off, a->src + o.src_off, (size_t)(r.n * (int64_t)des),
+                               next_run(a, &o, inner, des, ses));
+    while (lt__odometer_step(&o, a, inner, -1, (int64_t)des, (int64_t)ses));
+    return LT_OK;
+  }
   do {
     r.dst = a->dst + o.dst_off;
     r.src = a->src + o.src_off;
-    if (peek) r.next = next_run(a, &o, inner, des, ses);
     if (same) move_run(&r, des, stream);
     else if (fast) convert_run_fast(&r, fast, des, ses);
     else if (convert_run(&r, a) != LT_OK) return LT_ERR_ARG;
