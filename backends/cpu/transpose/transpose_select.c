@@ -27,12 +27,19 @@ static int size_index(size_t es) {
   }
 }
 
+/* The kernel for es on path from one table per path, or NULL where the
+ * path or size has none or this CPU cannot run the path. */
+static lt__transpose_fn kernel_from(const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS], size_t es,
+                                    lt__transpose_path path) {
+  if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
+  return tables[path][size_index(es)];
+}
+
 lt__transpose_fn lt__transpose_kernel(size_t es, lt__transpose_path path) {
   static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
       lt__transpose_scalar_table, lt__transpose_avx2_table, lt__transpose_avx512_table,
       lt__transpose_avx512vbmi_table};
-  if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
-  return tables[path][size_index(es)];
+  return kernel_from(tables, es, path);
 }
 
 lt__transpose_fn lt__transpose_best(size_t es) {
@@ -47,8 +54,7 @@ lt__transpose_fn lt__transpose_streamed_kernel(size_t es, lt__transpose_path pat
   static const lt__transpose_fn *const tables[LT__TRANSPOSE_NPATHS] = {
       lt__transpose_scalar_streamed_table, lt__transpose_avx2_streamed_table, lt__transpose_avx512_streamed_table,
       lt__transpose_avx512vbmi_streamed_table};
-  if ((unsigned)path >= LT__TRANSPOSE_NPATHS || size_index(es) < 0 || !path_runs(path)) return NULL;
-  return tables[path][size_index(es)];
+  return kernel_from(tables, es, path);
 }
 
 lt__transpose_fn lt__transpose_best_streamed(size_t es) {
