@@ -420,6 +420,11 @@ bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, siz
   return false;
 }
 
+/* Bytes a run of n elements with step reads, first element to last. */
+static int64_t run_span(int64_t step, int64_t n, size_t es) {
+  return ((n - 1) * (step < 0 ? -step : step) + 1) * (int64_t)es;
+}
+
 /* A run read backwards (step -1: a reversed dim) reads from its first
  * element's end down, a forward one from its first element up, and the
  * kernels ask for the lines read_ahead() bytes on from their reads, on
@@ -445,7 +450,7 @@ bool lt__stream_strided(char *dst, const char *src, int64_t step, int64_t n, siz
 int64_t lt__stream_strided_next_lines(const char *src, const char *next, int64_t step, int64_t n, size_t es,
                                       const char **first) {
   const intptr_t e = (intptr_t)es, ahead = (intptr_t)read_ahead();
-  intptr_t span = (intptr_t)((n - 1) * (step < 0 ? -step : step) + 1) * e; /* bytes a run's reads cover */
+  intptr_t span = (intptr_t)run_span(step, n, es);
   intptr_t bytes = span < ahead ? span : ahead;
   /* Addresses as integers: the next run's need not lie in this one's
    * object. [at, at + bytes): the next run's first reads, which start
@@ -484,7 +489,7 @@ int64_t lt__stream_strided_read_ahead(void) { return (int64_t)read_ahead(); }
  * or below; long runs (one on) level, runs of 56 F32 or 224 u8 level
  * within these runs' swing. */
 int64_t lt__stream_strided_runs_ahead(int64_t step, int64_t n, size_t es) {
-  int64_t span = ((n - 1) * (step < 0 ? -step : step) + 1) * (int64_t)es, ahead = (int64_t)read_ahead();
+  int64_t span = run_span(step, n, es), ahead = (int64_t)read_ahead();
   int64_t k = (ahead + span - 1) / span;
   return k < 1 ? 1 : k > 32 ? 32 : k;
 }
