@@ -1519,6 +1519,39 @@ START_TEST(large_batches_of_transposes_in_bands_copy_every_element) {
 }
 END_TEST
 
+/* x[:, 0:c1] of a [rows, cols] source holding a pattern, transposed and
+ * made contiguous: every element must be its source's. */
+static void check_cropped_transpose(lt_dtype dt, int64_t rows, int64_t cols, int64_t c1) {
+  size_t es = lt_dtype_size(dt);
+  lt_tensor *src = lt_empty(dt, 2, (int64_t[]){rows, cols}, LT_HOST);
+  LT_ASSERT_OK_PTR(src);
+  fill_pattern(lt_data(src), es, rows * cols);
+  lt_tensor *view = lt_slice(src, 1, 0, c1, 1), *t = lt_transpose(view, 0, 1), *c = lt_contiguous(t);
+  LT_ASSERT_OK_PTR(c);
+  uint64_t mask = element_mask(es);
+  for (int64_t i = 0; i < c1; i++)
+    for (int64_t j = 0; j < rows; j++)
+      if (element_at(lt_data(c), es, i * rows + j) != (pattern(j * cols + i) & mask))
+        ck_abort_msg("%s [%lld, %lld][:, :%lld].T: element [%lld, %lld] is wrong", lt_dtype_name(dt),
+                     (long long)rows, (long long)cols, (long long)c1, (long long)i, (long long)j);
+  lt_release(src), lt_release(view), lt_release(t), lt_release(c);
+}
+
+/* Past 8 MiB, F32 transposes whose source rows lie a multiple of 32 KiB
+ * apart go on Intel cores in lagged bands of 32 rows, the second 16 a
+ * step behind the first, through the pair kernel (see lagged_band): a
+ * batch of (2,1,0) (steps: outer indices) with rows a band and a part of
+ * one, and with destination steps off a line (bands of 128 instead); a
+ * single transpose ((1,2,0), steps: chunks of 512 columns) with a band
+ * and a part, and a crop whose last chunk is short (a call each there). */
+START_TEST(large_transposes_of_rows_on_few_l2_sets_copy_every_element) {
+  check_permuted_copy(LT_F32, 3, (int64_t[]){304, 32, 256}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){300, 32, 256}, (int[]){2, 1, 0}, -1);
+  check_permuted_copy(LT_F32, 3, (int64_t[]){48, 128, 512}, (int[]){1, 2, 0}, -1);
+  check_cropped_transpose(LT_F32, 336, 8192, 8000);
+}
+END_TEST
+
 /* A batch of transposes whose slices lie side by side on both sides,
  * destination rows on or near a multiple of 4 KiB ((2,1,0) of a cube of
  * 64), goes on AMD cores several slices to a call through a stage laid
@@ -2146,6 +2179,7 @@ static Suite *suite(void) {
   tcase_add_test(large, groups_whose_blocks_crowd_l2_sets_are_found);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);
   tcase_add_test(large, large_batches_of_transposes_in_bands_copy_every_element);
+  tcase_add_test(large, large_transposes_of_rows_on_few_l2_sets_copy_every_element);
   tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_batches_of_small_transposes_into_rows_off_lines_copy_every_element);

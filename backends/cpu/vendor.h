@@ -1,14 +1,16 @@
 /* Internal: whether this CPU's cores are Intel's (or AMD's Zen 5,
- * below), for the few walks whose best choice measured opposite on Intel
- * and AMD cores: dense runs read from a few streams in the destination's
- * order (strided_copy.c, runs_in_destination_order), bands of rows in
- * streamed batches of transposes (tiled_transpose.c, banded_rows), the
- * loop of step-8 gathers from memory (gather.c), the order of cached
- * transposes' tiles (transpose/transpose_walk_cached.h,
- * lt__tiles_cached), how large a grouped transpose reads its rows in
- * place (grouped_transpose.c, reads_in_place) and whether a streamed one
- * pulls its rows in blocks (pulls_blocks, not measured on Intel). Each
- * use gives its figures; everywhere else one choice serves both. */
+ * below), for the few walks whose best choice measured opposite on
+ * Intel and AMD cores: dense runs read from a few streams in the
+ * destination's order (strided_copy.c, runs_in_destination_order),
+ * bands of rows in streamed batches of transposes (tiled_transpose.c,
+ * banded_rows) and lagged bands where F32 rows crowd L2's sets
+ * (lagged_band, not measured on AMD), the loop of step-8 gathers from
+ * memory (gather.c), the order of cached transposes' tiles
+ * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
+ * grouped transpose reads its rows in place (grouped_transpose.c,
+ * reads_in_place) and whether a streamed one pulls its rows in blocks
+ * (pulls_blocks, not measured on Intel). Each use gives its figures;
+ * everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
 

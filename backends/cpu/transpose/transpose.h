@@ -92,6 +92,18 @@ lt__transpose_side_fn lt__transpose_side_kernel(size_t es);
 extern const lt__transpose_side_fn lt__transpose_avx512_side_table[4];
 extern const lt__transpose_side_fn lt__transpose_avx512vbmi_side_table[4];
 
+/* Two streamed transposes of one shape and leading dimensions, their
+ * tiles in turn (unfenced, as lt__transpose_best_streamed's): for pairs
+ * whose source rows would each crowd the same sets of L2 alone
+ * (transpose_pair.h). */
+typedef void (*lt__transpose_pair_fn)(char *dst, const char *src, char *dst2, const char *src2, int64_t dst_ld,
+                                      int64_t src_ld, int64_t rows, int64_t cols);
+/* That kernel where this CPU runs AVX-512 (bytes from VBMI tiles where
+ * it has them); else NULL. */
+lt__transpose_pair_fn lt__transpose_pair_kernel(size_t es);
+extern const lt__transpose_pair_fn lt__transpose_avx512_pair_table[4];
+extern const lt__transpose_pair_fn lt__transpose_avx512vbmi_pair_table[4];
+
 /* The calls of a seamed kernel over the same n destination rows, dld
  * bytes apart, and what their seams leave to write: seams holds two
  * calls' (2 * n * 128 bytes, 64-byte aligned), cur names the half the
