@@ -192,6 +192,27 @@ START_TEST(forward_copies_match_memcpy) {
 }
 END_TEST
 
+/* lt__stream_copy_pages, blocks of one to three pages: spans short of a
+ * block, of whole blocks, and past them by part of a page, lines and
+ * bytes; destinations on and off a line, the source off one. */
+START_TEST(page_blocks_copy_as_memcpy_does) {
+  fill_pattern(src_buf, BUF_BYTES);
+  const size_t sizes[] = {0, 1, 100, 4095, 4096, 4161, 8192, 8322, 12293, BUF_BYTES - 128};
+  const size_t offs[] = {0, 5, 63};
+  for (size_t pages = 1; pages <= 3; pages++)
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+      for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+        size_t n = sizes[i], dst_off = offs[o];
+        memset(got_buf, GUARD, BUF_BYTES);
+        memset(want_buf, GUARD, BUF_BYTES);
+        memcpy(want_buf + dst_off, src_buf + 3, n);
+        lt__stream_copy_pages((char *)got_buf + dst_off, (const char *)src_buf + 3, n, pages);
+        lt__stream_fence();
+        check_equal("pages", 1, (int64_t)n, dst_off, 3, 1);
+      }
+}
+END_TEST
+
 /* Spans put together from rows of runs (lt__run_stream): run lengths
  * from 1 byte to several lines, one to five runs a row and one to three
  * rows, source runs a little further apart than their length, forwards
@@ -385,6 +406,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, strided);
   TCase *forward = tcase_create("forward");
   tcase_add_test(forward, forward_copies_match_memcpy);
+  tcase_add_test(forward, page_blocks_copy_as_memcpy_does);
   tcase_add_test(forward, copies_ahead_of_a_run_sequence_match_memcpy);
   tcase_add_test(forward, runs_continue_each_other_within_the_reach_of_their_asks);
   tcase_add_test(forward, run_streams_put_runs_back_to_back_and_touch_nothing_around_them);
