@@ -3,7 +3,7 @@
  * 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and 1-byte ones:
  * channels of interleaved pixels, say), each vector reordered in registers
  * and streamed out (see stream.h). Read straight from the source, with L2
- * prefetch 1 KiB ahead of the loads (4 KiB on Zen 5, below). The two passes
+ * prefetch 1 KiB ahead of the loads (4 KiB on Zen 5 and Intel). Two passes
  * of a gather into an L1 buffer and lt__stream_copy ran at 0.56-0.66 of
  * memcpy for reversed F32 rows of 11585 and at 0.40-0.43 for every other
  * float at 512 MiB (the whole source is read for half of it, so 0.67 would
@@ -27,13 +27,20 @@
  * lt__stream_copy): Xeon, F32, bench_access, three runs each in turn, loop
  * -> kernel, strided read s=4 from 512 MiB 0.261-0.266 -> 0.300-0.312, s=8
  * 0.144-0.148 -> 0.154-0.160; from 64 MiB s=4 0.47-0.49 -> 0.50-0.57, s=8
- * level (0.27-0.30). Zen 5 wants 4 KiB ahead (READ_AHEAD_ZEN5):
+ * level (0.27-0.30). Zen 5 wants 4 KiB ahead (READ_AHEAD_FAR):
  * bench_access, one thread, same-run ratio to memcpy, four runs each (two
  * with a temporary switch, two of the commit before and after in turn), 1
  * KiB -> 4 KiB: at 512 MiB last dim reversed 0.87-0.92 -> 0.97-1.04, step 2
  * 0.67-0.70 -> 0.73-0.80, strided read s=2 0.71 -> 0.81-0.85, s=4 and s=8
  * level; at 64 MiB reversed 0.68-0.83 -> 0.75-0.93, step 2 0.80 -> 0.85; 2
- * KiB measured between, 8 and 16 KiB level with 4. */
+ * KiB measured between, 8 and 16 KiB level with 4. So does a Xeon (AVX-512
+ * with AMX, 2 MiB L2): bench_access, one thread, same-run ratio to memcpy,
+ * a switch in one build, two runs each in turn, 1 KiB -> 4 KiB: at 512 MiB
+ * last dim reversed 0.907-0.909 -> 0.983-0.986, step 2 0.56-0.59 ->
+ * 0.62-0.64 (0.62-0.63 at 16 KiB), strided read s=2 0.60 -> 0.65-0.66, bf16
+ * step 2 0.58-0.59 -> 0.63-0.64; at 64 MiB reversed 1.50 -> 1.54-1.61, step
+ * 2 0.94-1.12 -> 1.13-1.14, bf16 step 2 0.82-0.87 -> 0.97-1.06; 256 bytes
+ * and none behind 1 KiB. */
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -42,9 +49,9 @@
 #include "stream.h"
 #include "vendor.h"
 
-enum { READ_AHEAD = 1024, READ_AHEAD_ZEN5 = 4096 };
+enum { READ_AHEAD = 1024, READ_AHEAD_FAR = 4096 };
 
-static inline size_t read_ahead(void) { return lt__zen5_cores() ? READ_AHEAD_ZEN5 : READ_AHEAD; }
+static inline size_t read_ahead(void) { return lt__zen5_cores() || lt__intel_cores() ? READ_AHEAD_FAR : READ_AHEAD; }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_KERNELS 1
