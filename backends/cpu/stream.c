@@ -86,7 +86,7 @@ __attribute__((target("avx512f"))) static size_t stream_pages_avx512(char *dst, 
 
 void lt__stream_copy_pages(char *dst, const char *src, size_t n, size_t pages) {
   size_t head = (64 - ((uintptr_t)dst & 63)) & 63, done = 0;
-  if (head >= n) {
+  if (head >= n || pages == 0) {
     memcpy(dst, src, n);
     return;
   }

@@ -32,8 +32,8 @@ static inline bool lt__outgrows_cache(int ndim, const int64_t *shape, const int6
 void lt__stream_copy(char *dst, const char *src, size_t n);
 /* lt__stream_copy of a long span in blocks of pages 4 KiB pages, two
  * lines of each page of the block in turn, so that the hardware
- * prefetcher follows pages streams at once (AVX-512; the rest, and any
- * CPU without it, as lt__stream_copy). */
+ * prefetcher follows pages streams at once (AVX-512; the rest, any CPU
+ * without it, and pages 0 as lt__stream_copy). */
 void lt__stream_copy_pages(char *dst, const char *src, size_t n, size_t pages);
 /* lt__stream_copy from a source read from memory, each line's source
  * asked for LT__READ_AHEAD bytes on as the copy goes. */

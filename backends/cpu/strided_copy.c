@@ -424,17 +424,16 @@ static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big
 #define DENSE_STREAM_MIN_BYTES ((int64_t)24 << 20)
 
 /* Intel cores stream such a span SPAN_PAGES_INTEL pages at a time, a
- * line pair of each page in turn (lt__stream_copy_pages): on this Xeon
- * one sequential stream measured slower than several, and glibc's
- * memcpy, four pages at a time past its own threshold, ran ahead of it.
- * Xeon (AVX-512 with AMX), F32,
- * bench_access contiguous, same-run ratio to memcpy, a switch in one
- * build, two runs each in turn, one stream -> 4, 8, 16 pages: 512 MiB
- * 0.88-0.89 -> 1.06-1.13, 1.09-1.12, 1.13-1.15; 64 MiB 1.45-1.48 ->
- * 1.69-1.73, 1.70-1.81, 1.81-1.84; two threads at 512 MiB 0.89-0.90 ->
- * 1.11-1.13 (16 pages), 64 MiB level. A loop of 32 pages measured as 16
- * (1.13 of memcpy). AMD cores keep the one stream (Zen 5 figures above;
- * pages not measured there). */
+ * line pair of each page in turn (lt__stream_copy_pages): on a Xeon
+ * (AVX-512 with AMX) one sequential stream measured slower than several,
+ * and glibc's memcpy, four pages at a time past its own threshold, ran
+ * ahead of it. F32, bench_access contiguous, same-run ratio to memcpy, a
+ * switch in one build, two runs each in turn, one stream -> 4, 8, 16
+ * pages: 512 MiB 0.88-0.89 -> 1.06-1.13, 1.09-1.12, 1.13-1.15; 64 MiB
+ * 1.45-1.48 -> 1.69-1.73, 1.70-1.81, 1.81-1.84; two threads at 512 MiB
+ * 0.89-0.90 -> 1.11-1.13 (16 pages), 64 MiB level. A loop of 32 pages
+ * measured as 16 (1.13 of memcpy). AMD cores keep the one stream (Zen 5
+ * figures above; pages not measured there). */
 enum { SPAN_PAGES_INTEL = 16 };
 
 /* One thread's share of a dense span: elements [begin, end). */
@@ -483,7 +482,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   int64_t bytes = numel * (int64_t)(lt__dtype_size(a->dst_dtype) + lt__dtype_size(a->src_dtype));
   if (lt__tiled_transpose(a, numel, bytes)) return LT_OK;
   if (a->kind == LT__PLAN_SPAN && a->ndim == 1 && same &&
-      numel * (int64_t)lt__dtype_size(a->dst_dtype) >= DENSE_STREAM_MIN_BYTES ) {
+      numel * (int64_t)lt__dtype_size(a->dst_dtype) >= DENSE_STREAM_MIN_BYTES) {
     lt__parallel_for(numel, bytes, stream_span_range, (void *)a);
     return LT_OK;
   }

@@ -1,13 +1,12 @@
 /* Internal: whether this CPU's cores are Intel's (or AMD's Zen 5,
- * below), for the few walks whose best choice measured opposite on
- * Intel and AMD cores: dense runs read from a few streams in the
- * destination's order (strided_copy.c, runs_in_destination_order),
- * bands of rows in streamed batches of transposes (tiled_transpose.c,
- * banded_rows) and lagged bands where F32 rows crowd L2's sets
- * (lagged_band, not measured on AMD), how a long dense span streams
- * (strided_copy.c, stream_span_range, not measured on AMD), the loop of
- * step-8 gathers from
- * memory (gather.c), the order of cached transposes' tiles
+ * below), for the few walks whose best choice measured opposite on Intel
+ * and AMD cores: dense runs read from a few streams in the destination's
+ * order (strided_copy.c, runs_in_destination_order), bands of rows in
+ * streamed batches of transposes (tiled_transpose.c, banded_rows) and
+ * lagged bands where F32 rows crowd L2's sets (lagged_band, not measured
+ * on AMD), how a long dense span streams (strided_copy.c,
+ * stream_span_range, not measured on AMD), the loop of step-8 gathers
+ * from memory (gather.c), the order of cached transposes' tiles
  * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place) and whether a streamed one pulls its rows in blocks
@@ -32,10 +31,10 @@ static inline bool lt__intel_cores(void) {
 /* Whether the cores are AMD's of family 26 (Zen 5) or later, for the
  * choices measured on them alone: how far streamed strided reads ask
  * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
- * and Intel cores the same as Zen 5) and up to what size a transpose keeps plain stores
- * (transpose/transpose_tiling.h, lt__streams_output). cpuid is read
- * once (in a VM it traps, microseconds a time); threads that race here
- * store the same answer. */
+ * and Intel cores the same as Zen 5) and up to what size a transpose
+ * keeps plain stores (transpose/transpose_tiling.h, lt__streams_output).
+ * cpuid is read once (in a VM it traps, microseconds a time); threads
+ * that race here store the same answer. */
 static inline bool lt__zen5_cores(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static int zen5 = -1;

@@ -2,8 +2,9 @@
  * shape whose tiles go in turn (lt__transpose_pair_fn), and PAIR, which
  * makes such a kernel of a path's tile. A caller pairs two transposes
  * whose source rows would otherwise crowd the same sets of L2: rows a
- * multiple of 64 KiB apart put every row's line of a tile in one set, and
- * one strip of them fills it (see tiled_transpose.c, lagged_band). */
+ * multiple of 128 KiB apart put every row's line of a tile in one set of
+ * a 2 MiB 16-way L2, and one strip of them fills it (see
+ * tiled_transpose.c, lagged_band). */
 #ifndef LT_TRANSPOSE_PAIR_H
 #define LT_TRANSPOSE_PAIR_H
 
