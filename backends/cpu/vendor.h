@@ -5,8 +5,9 @@
  * streamed batches of transposes (tiled_transpose.c, banded_rows) and
  * lagged bands where F32 rows crowd L2's sets (lagged_band, not measured
  * on AMD), how a long dense span streams (strided_copy.c,
- * stream_span_range, not measured on AMD), the loop of step-8 gathers
- * from memory (gather.c), the order of cached transposes' tiles
+ * stream_span_range, not measured on AMD), the loops of step-8 gathers
+ * from memory and of cached gathers of steps up to a line (gather.c),
+ * the order of cached transposes' tiles
  * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place) and whether a streamed one pulls its rows in blocks
