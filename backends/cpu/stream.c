@@ -6,6 +6,7 @@
 #endif
 
 #include "stream.h"
+#include "vendor.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Whole 64-byte lines per store: measured 15% faster than 16-byte
@@ -95,6 +96,24 @@ void lt__stream_copy_pages(char *dst, const char *src, size_t n, size_t pages) {
   if (__builtin_cpu_supports("avx512f")) done = stream_pages_avx512(dst + head, src + head, n - head, pages);
 #endif
   stream_copy_as(dst + head + done, src + head + done, n - head - done, false);
+}
+
+/* Intel cores stream a long span SPAN_PAGES_INTEL pages at a time: on a
+ * Xeon (AVX-512 with AMX) one sequential stream measured slower than
+ * several, and glibc's memcpy, four pages at a time past its own
+ * threshold, ran ahead of it. F32, bench_access contiguous (a dense span
+ * past strided_copy.c's DENSE_STREAM_MIN_BYTES), same-run ratio to
+ * memcpy, a switch in one build, two runs each in turn, one stream -> 4,
+ * 8, 16 pages: 512 MiB 0.88-0.89 -> 1.06-1.13, 1.09-1.12, 1.13-1.15; 64
+ * MiB 1.45-1.48 -> 1.69-1.73, 1.70-1.81, 1.81-1.84; two threads at 512
+ * MiB 0.89-0.90 -> 1.11-1.13 (16 pages), 64 MiB level. A loop of 32 pages
+ * measured as 16 (1.13 of memcpy). AMD cores keep the one stream (Zen 5's
+ * figures at DENSE_STREAM_MIN_BYTES; pages not measured there). */
+enum { SPAN_PAGES_INTEL = 16 };
+
+void lt__stream_copy_span(char *dst, const char *src, size_t n) {
+  if (lt__intel_cores()) lt__stream_copy_pages(dst, src, n, SPAN_PAGES_INTEL);
+  else lt__stream_copy(dst, src, n);
 }
 
 bool lt__stream_run_continues(const char *src, size_t n, const char *next) {

@@ -420,31 +420,15 @@ static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big
  * and memcpy's plain stores leave them there. Asking LT__READ_AHEAD bytes
  * ahead, as the streamed runs of large_dense_runs do, gave 1.15-1.17 at
  * 64 and 512 MiB: a single sequential stream is one the hardware
- * prefetcher follows alone. */
+ * prefetcher follows alone. (Intel cores stream it in blocks of pages:
+ * see lt__stream_copy_span.) */
 #define DENSE_STREAM_MIN_BYTES ((int64_t)24 << 20)
-
-/* Intel cores stream such a span SPAN_PAGES_INTEL pages at a time, a
- * line pair of each page in turn (lt__stream_copy_pages): on a Xeon
- * (AVX-512 with AMX) one sequential stream measured slower than several,
- * and glibc's memcpy, four pages at a time past its own threshold, ran
- * ahead of it. F32, bench_access contiguous, same-run ratio to memcpy, a
- * switch in one build, two runs each in turn, one stream -> 4, 8, 16
- * pages: 512 MiB 0.88-0.89 -> 1.06-1.13, 1.09-1.12, 1.13-1.15; 64 MiB
- * 1.45-1.48 -> 1.69-1.73, 1.70-1.81, 1.81-1.84; two threads at 512 MiB
- * 0.89-0.90 -> 1.11-1.13 (16 pages), 64 MiB level. A loop of 32 pages
- * measured as 16 (1.13 of memcpy). AMD cores keep the one stream (Zen 5
- * figures above; pages not measured there). */
-enum { SPAN_PAGES_INTEL = 16 };
 
 /* One thread's share of a dense span: elements [begin, end). */
 static void stream_span_range(void *ctx, int64_t begin, int64_t end) {
   const lt__copy_args *a = ctx;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
-  char *dst = a->dst + begin * es;
-  const char *src = a->src + begin * es;
-  size_t n = (size_t)((end - begin) * es);
-  if (lt__intel_cores()) lt__stream_copy_pages(dst, src, n, SPAN_PAGES_INTEL);
-  else lt__stream_copy(dst, src, n);
+  lt__stream_copy_span(a->dst + begin * es, a->src + begin * es, (size_t)((end - begin) * es));
   lt__stream_fence();
 }
 

@@ -4,8 +4,8 @@
  * order (strided_copy.c, runs_in_destination_order), bands of rows in
  * streamed batches of transposes (tiled_transpose.c, banded_rows) and
  * lagged bands where F32 rows crowd L2's sets (lagged_band, not measured
- * on AMD), how a long dense span streams (strided_copy.c,
- * stream_span_range, not measured on AMD), the loops of step-8 gathers
+ * on AMD), how a long dense span streams (stream.c,
+ * lt__stream_copy_span, not measured on AMD), the loops of step-8 gathers
  * from memory and of cached gathers of steps up to a line (gather.c),
  * the order of cached transposes' tiles
  * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
