@@ -1420,6 +1420,35 @@ START_TEST(large_transposes_with_a_short_destination_inner_dim_copy_every_elemen
 }
 END_TEST
 
+/* On Intel cores with AVX-512, a streamed group whose rows run on along
+ * T goes a band of a tile's side of rows at a time, in place (see
+ * walks_bands), where its destination rows lie an odd number of lines
+ * apart (under 64 MiB): F32 with 48 rows (three bands), F16 with 96 and
+ * U8 with 64 (T odd), H reversed (the rows' order), a dim outside T
+ * walked by the odometer (F32 [3, 4, 12, 351, 64] into (D, X, T, H, B)),
+ * two threads by calls of T and, where T has too few calls, by columns
+ * of whole tiles (D = 16384) or not (D = 16400: those halves gather).
+ * Those that cannot take bands gather, as before: T reversed (no run
+ * along it), a destination off a line. Elsewhere every one gathers or
+ * pulls, checked the same way. */
+START_TEST(large_transposes_in_bands_of_rows_copy_every_element) {
+  const int bhtd[] = {3, 2, 1, 0};
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1);
+  check_permuted_copy(LT_F16, 4, (int64_t[]){4, 24, 701, 64}, bhtd, -1);
+  check_permuted_copy(LT_U8, 4, (int64_t[]){4, 16, 2049, 64}, bhtd, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, 1);
+  check_permuted_copy(LT_F32, 5, (int64_t[]){3, 4, 12, 351, 64}, (int[]){4, 0, 3, 2, 1}, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, 2);
+  check_permuted_copy_into(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1, false, 3);
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, bhtd, -1);
+  check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16400}, bhtd, -1);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
+
 /* The rule that sends a group from pulled blocks to the gather: 64 or
  * more rows whose blocks (1 MiB over them all) put their lines on the
  * same L2 sets, where sets repeat every 64 KiB. */
@@ -2175,6 +2204,7 @@ static Suite *suite(void) {
   tcase_add_test(large, large_gathers_into_a_dense_destination_copy_every_element);
   tcase_add_test(large, large_scatters_into_a_stepped_destination_copy_every_element);
   tcase_add_test(large, large_transposes_with_a_short_destination_inner_dim_copy_every_element);
+  tcase_add_test(large, large_transposes_in_bands_of_rows_copy_every_element);
   tcase_add_test(large, large_crops_with_gaps_copy_every_element);
   tcase_add_test(large, groups_whose_blocks_crowd_l2_sets_are_found);
   tcase_add_test(large, large_permutations_keeping_runs_that_split_lines_copy_every_element);

@@ -10,8 +10,9 @@
  * the order of cached transposes' tiles
  * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
- * reads_in_place) and whether a streamed one pulls its rows in blocks
- * (pulls_blocks, not measured on Intel). Each use gives its figures;
+ * reads_in_place), whether a streamed one pulls its rows in blocks
+ * (pulls_blocks, not measured on Intel) or walks them in bands
+ * (walks_bands, not measured on AMD). Each use gives its figures;
  * everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
