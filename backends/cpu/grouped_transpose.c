@@ -13,13 +13,14 @@
  * reads_in_place and group_cols; streamed ones with many rows read a
  * block of every row first, then the rows where they lie: see
  * pulls_blocks; on Intel cores, streamed ones whose rows run on go a
- * band of rows at a time, where they lie: see walks_bands.) */
+ * band of rows at a time, where they lie: see grouped_bands.c.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
 
 #include "alloc.h"
 #include "dtype.h"
+#include "grouped_plan.h"
 #include "libtensor/threads.h"
 #include "odometer.h"
 #include "pool.h"
@@ -30,7 +31,7 @@
 /* A call's buffer holds its rows x chunk elements: BUF_BYTES on the
  * stack unless a long buffer is taken (below); a call has at most
  * GROUP_MAX_ROWS rows, so that a tile's width of columns always fits. */
-enum { BUF_BYTES = 32768, GROUP_MAX_ROWS = 512 };
+enum { BUF_BYTES = 32768 };
 
 /* The group's rows are as many streams through the source, more than the
  * hardware prefetcher follows: each gather asks for the rows of the group
@@ -83,26 +84,6 @@ enum { PAIR_BYTES = 128 };
  * threads 0.89-0.90 -> 0.90-0.94; bf16 2 KiB 0.47, 512 bytes 0.41-0.45;
  * u8 level), so every core takes it. */
 enum { RUN_BYTES = 2048, RUN_BYTES_F32 = 512, LONG_BUF_BYTES = 131072 };
-
-typedef struct group_plan {
-  const lt__copy_args *a;
-  int k, first;      /* the source's unit dim; the group's outermost dim */
-  int outer;         /* the dim just outside the group, taken q indices per call; -1: none */
-  int64_t rows;      /* elements of the group: the 2-D transpose's rows */
-  int64_t q;         /* indices of dim outer per call (1 without one) */
-  int64_t q_lines;   /* the fewest that fill whole pairs of lines: q in BUF_BYTES */
-  size_t long_bytes; /* the heap buffer q needs; 0: q == q_lines, BUF_BYTES on the stack */
-  size_t es;
-  bool streamed;      /* fn is lt__transpose_best_streamed's: fence after the last call */
-  lt__transpose_fn fn;
-  lt__transpose_seamed_fn seamed; /* the seamed kernel for streamed calls, or NULL (see seam_run_of) */
-  lt__transpose_rows_fn in_place; /* the kernel that reads the rows where they lie, or NULL (see group_cols) */
-  lt__transpose_rows_seamed_fn in_place_seamed; /* pulled into rows off lines: its kernel, or NULL */
-  int64_t pull_rows;              /* streamed: bytes of each row a pulled block takes, or 0 (see pulls_blocks) */
-  bool ask_l1;                    /* ask for the lines ahead into L1 (see ask_ahead) */
-  bool bands;                     /* streamed: a band of rows at a time, in place (see walks_bands) */
-  int64_t row_at[GROUP_MAX_ROWS]; /* bytes from a call's first source element to each of its rows' */
-} group_plan;
 
 /* On Intel cores, copies of up to this many bytes read the group's rows
  * in place where the CPU has the kernel (see group_cols): source and
@@ -181,11 +162,6 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
   return false;
 }
 
-/* Whether the destination's rows all begin on lines. */
-static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
-  return a->dst_strides[a->transpose_dim] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
-}
-
 /* Whether a streamed plan pulls its calls' rows in blocks, choosing the
  * kernel its calls then take (g->in_place into destination rows on
  * lines, g->in_place_seamed off them): where the calls' runs continue
@@ -201,85 +177,14 @@ static bool rows_on_lines(const lt__copy_args *a, int64_t es) {
  * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
  * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
  * gathered, 0.53-0.61 pulled. */
-static bool pulls_blocks(group_plan *g, bool tile_inner) {
+static bool pulls_blocks(lt__group_plan *g, bool tile_inner) {
   const lt__copy_args *a = g->a;
   if (!g->streamed || lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
       g->rows < PULL_MIN_ROWS || g->es < 2 || (!tile_inner && lt__blocks_crowd_sets(g->row_at, g->rows)))
     return false;
-  if (rows_on_lines(a, (int64_t)g->es)) g->in_place = lt__transpose_rows_streamed_kernel(g->es);
+  if (lt__group_rows_on_lines(a, (int64_t)g->es)) g->in_place = lt__transpose_rows_streamed_kernel(g->es);
   else if (g->seamed) g->in_place_seamed = lt__transpose_rows_seamed_kernel(g->es);
   return g->in_place || g->in_place_seamed;
-}
-
-/* On Intel cores a streamed group whose rows run on along dim outer
- * reads them a band of a tile's side (16 F32 rows) at a time, where they
- * lie, instead of gathering all of them a call at a time: each band
- * walks dim outer through its rows (g->in_place, streaming stores), so
- * the source is read as a tile's side of sequential streams instead of
- * the group's rows (48 in BHTD), and each destination row gets one line
- * per index, a band's line of it. A model of the two walks' memory
- * traffic (no shuffles) on a Xeon (AVX-512 with AMX), BHTD (3,2,1,0)
- * F32 at 512 MiB, in units of memcpy's time: reading the gather's 48
- * streams alone took 0.73-0.79, writing its 64 destination rows alone
- * 0.68-0.75, both 1.33-1.47 (0.68-0.75 of memcpy's rate): they barely
- * overlap (a sequential read alone 0.67-0.69, a streamed write 0.51),
- * and interleaving the next call's gather with this call's stores did
- * not help (0.61-0.79); the bands' traffic measured 0.77-0.90 of
- * memcpy. In the library, same-run ratio to memcpy, two runs each,
- * gathered -> bands: bench_access BHTD at 512 MiB 0.738-0.765 ->
- * 0.883-0.890, two threads 0.738-0.787 -> 0.886-0.895, at 64 MiB
- * 1.30-1.43 -> 1.65-1.77; (3,2,1,0) at 512 MiB of [4, 12, 43000, 64]
- * 0.73-0.75 -> 0.82-0.84, [8, 8, 32768, 64] 0.46-0.54 -> 0.68, [4, 16,
- * 32768, 64] 0.52 -> 0.65-0.69, [4, 12, 87381, 32] 0.67-0.68 ->
- * 1.06-1.07, [4, 12, 21845, 128] 0.63-0.70 -> 1.06-1.08, [4, 4, 131072,
- * 64] (one band) 0.64-0.71 -> 0.70-0.75, bf16 [4, 16, 65536, 64]
- * 0.40-0.42 -> 0.52-0.53; at 256 MiB [2, 32, 16384, 64] 0.49 ->
- * 0.68-0.86. Where the destination's rows (dim k's) lie an even number
- * of lines apart, smaller copies lost or tied instead ([4, 12, T, 64], T
- * = 800 to 4000, 9 to 47 MiB, eleven shapes: 0.69-1.09 -> 0.64-0.89;
- * [4, 12, 4004, 32] 0.82 -> 0.72; [4, 8, 2001, 64], rows 2T lines
- * apart, 14.9-20.7 -> 13.6-15.0 GB/s; T = 5456 and 5460, 64 MiB, level;
- * T = 10922 and 21846, 128 and 256 MiB, 0.65-0.77 -> 0.84-0.90), while
- * an odd number gained at every size (T = 683, 1001, 2401, 2731, 8 to
- * 32 MiB, 0.67-0.84 -> 1.07-1.34; [4, 12, 2001, 32] 0.66-0.82 ->
- * 1.14-1.19): so rows an even number of lines apart take bands from
- * BANDS_EVEN_MIN_BYTES. (The rows must run on along dim outer: a band
- * of rows that step away would be no stream.) Not measured on AMD
- * cores, which pull their blocks (pulls_blocks). */
-#define BANDS_EVEN_MIN_BYTES ((int64_t)64 << 20)
-
-static bool walks_bands(const group_plan *g, int64_t bytes) {
-  const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es, t = 64 / es;
-  if (!g->streamed || !lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
-      g->rows % t || a->shape[g->k] % t || !rows_on_lines(a, es) || !lt__transpose_rows_streamed_kernel(g->es))
-    return false;
-  for (int d = 0; d < g->first; d++) /* every call's destination on a line too */
-    if (d != g->k && a->dst_strides[d] % t) return false;
-  bool odd_lines = a->dst_strides[g->k] / t % 2 == 1;
-  return odd_lines || bytes >= BANDS_EVEN_MIN_BYTES;
-}
-
-/* One thread's share in bands (see walks_bands): columns [c0, c1) of dim
- * k, a whole number of tiles, and indices [i0, i1) of dim outer, for
- * every index of the other dims outside the group and k. */
-static void band_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, int64_t i1) {
-  const lt__copy_args *a = g->a;
-  int64_t es = (int64_t)g->es, t = 64 / es;
-  int64_t dst_step = a->dst_strides[g->outer] * es, src_step = a->src_strides[g->outer] * es;
-  lt__odometer o = {.dst_off = 0};
-  do
-    for (int64_t band = 0; band < g->rows; band += t) {
-      const char *at[64];
-      for (int64_t r = 0; r < t; r++) at[r] = a->src + o.src_off + g->row_at[band + r] + (i0 * src_step + c0 * es);
-      char *to = a->dst + o.dst_off + (band + c0 * a->dst_strides[g->k]) * es + i0 * dst_step;
-      for (int64_t i = i0; i < i1; i++, to += dst_step) {
-        g->in_place(to, a->dst_strides[g->k], at, t, c1 - c0);
-        for (int64_t r = 0; r < t; r++) at[r] += src_step;
-      }
-    }
-  while (lt__odometer_step(&o, a, g->outer, g->k, es, es));
-  lt__stream_fence();
 }
 
 /* How one thread's calls go: q indices of dim outer and chunk columns
@@ -360,7 +265,7 @@ static int tile_group_first(const lt__copy_args *a, int64_t t, int64_t *rows) {
  * that outgrows the caches (streamed), where those indices lie back to
  * back in the source, enough for runs of RUN_BYTES (or
  * RUN_BYTES_F32), within LONG_BUF_BYTES of buffer. */
-static void take_outer(group_plan *g, bool streamed) {
+static void take_outer(lt__group_plan *g, bool streamed) {
   const lt__copy_args *a = g->a;
   int o = g->first - 1;
   g->outer = -1, g->q = g->q_lines = 1, g->long_bytes = 0;
@@ -380,7 +285,7 @@ static void take_outer(group_plan *g, bool streamed) {
 
 /* Every row's source offset: an odometer over the group's dims, then the
  * same rows again for each further index of dim outer. */
-static void fill_row_offsets(group_plan *g) {
+static void fill_row_offsets(lt__group_plan *g) {
   const lt__copy_args *a = g->a;
   int64_t idx[LT_MAX_DIMS] = {0}, off = 0;
   for (int64_t r = 0; r < g->rows; r++) {
@@ -402,7 +307,7 @@ static void fill_row_offsets(group_plan *g) {
  * the streaming kernel, destination rows on lines (another dim may shift
  * a call's off them: see pulls_blocks); for the seamed one, two tiles of
  * rows or more and the calls' seam run. Returns whether it did. */
-static bool in_place_cols(const group_plan *g, lt__seam_run *run, char *dst, const char *src, int64_t rows,
+static bool in_place_cols(const lt__group_plan *g, lt__seam_run *run, char *dst, const char *src, int64_t rows,
                           int64_t c0, int64_t c1) {
   int64_t es = (int64_t)g->es, dld = g->a->dst_strides[g->k], t = 64 / es;
   char *to = dst + c0 * dld * es;
@@ -440,7 +345,7 @@ static bool in_place_cols(const group_plan *g, lt__seam_run *run, char *dst, con
  * (3,2,1,0) of [4, 12, 85, 64] 0.31-0.39 -> 0.68-0.69, [8, 6, 85, 64]
  * 0.34-0.42 -> 0.64-0.68, [4, 4, 200, 64] 0.37-0.41 -> 0.48-0.55, [2, 16,
  * 36, 32] 0.24-0.25 -> 0.35-0.36, [3, 5, 40, 64] 0.17 -> 0.30-0.32. */
-static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *run, char *dst, const char *src,
+static void group_cols(const lt__group_plan *g, const group_calls *c, lt__seam_run *run, char *dst, const char *src,
                        int64_t m, int64_t c0, int64_t c1) {
   const lt__copy_args *a = g->a;
   int64_t es = (int64_t)g->es, dld = a->dst_strides[g->k], rows = m * g->rows;
@@ -461,7 +366,7 @@ static void group_cols(const group_plan *g, const group_calls *c, lt__seam_run *
 
 /* Bytes from one call's source to the next's, calls of q indices of dim
  * outer: along dim outer, or the innermost of the odometer's dims. */
-static int64_t call_step(const group_plan *g, int64_t q) {
+static int64_t call_step(const lt__group_plan *g, int64_t q) {
   if (g->outer >= 0) return q * g->a->src_strides[g->outer] * (int64_t)g->es;
   for (int d = g->first - 1; d >= 0; d--)
     if (d != g->k) return g->a->src_strides[d] * (int64_t)g->es;
@@ -470,7 +375,7 @@ static int64_t call_step(const group_plan *g, int64_t q) {
 
 /* Calls of q indices through buf, of bytes: as many whole tiles of
  * columns as it holds. */
-static group_calls calls_of(const group_plan *g, int64_t q, char *buf, size_t bytes) {
+static group_calls calls_of(const lt__group_plan *g, int64_t q, char *buf, size_t bytes) {
   int64_t t = 64 / (int64_t)g->es;
   return (group_calls){.q = q,
                        .chunk = (int64_t)bytes / (q * g->rows * (int64_t)g->es) / t * t,
@@ -486,7 +391,7 @@ static group_calls calls_of(const group_plan *g, int64_t q, char *buf, size_t by
  * rows 32 and 16 bytes off a line), same-run ratio to memcpy, two runs
  * each in turn: BF16 0.36-0.37 -> 0.49-0.50, U8 0.27-0.28 -> 0.44 (F32,
  * whose rows are on lines, level). */
-static lt__seam_run seam_run_of(const group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
+static lt__seam_run seam_run_of(const lt__group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
   int64_t n = c1 - c0;
   bool fits = g->seamed && g->outer >= 0 && !g->in_place && n <= c->chunk;
   char *seams = fits ? lt__alloc((size_t)(2 * n * 128), 64) : NULL;
@@ -495,7 +400,7 @@ static lt__seam_run seam_run_of(const group_plan *g, const group_calls *c, int64
 
 /* Reads the next n indices of dim outer of each of the group's rows
  * into the caches, from the call's source src (see pulls_blocks). */
-static void pull_block(const group_plan *g, const char *src, int64_t n) {
+static void pull_block(const lt__group_plan *g, const char *src, int64_t n) {
   int64_t bytes = n * g->a->src_strides[g->outer] * (int64_t)g->es;
   for (int64_t r = 0; r < g->rows; r++) lt__pull(src + g->row_at[r], bytes);
 }
@@ -503,7 +408,7 @@ static void pull_block(const group_plan *g, const char *src, int64_t n) {
 /* Indices of dim outer per pulled block, a multiple of the calls' q; 0
  * where the calls do not pull (the plan's rule, or a share of part of
  * each row's columns, whose runs would be runs no more). */
-static int64_t pull_indices(const group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
+static int64_t pull_indices(const lt__group_plan *g, const group_calls *c, int64_t c0, int64_t c1) {
   if (!g->pull_rows || c0 != 0 || c1 != g->a->shape[g->k]) return 0;
   int64_t n = g->pull_rows / (g->a->src_strides[g->outer] * (int64_t)g->es) / c->q * c->q;
   return n > c->q ? n : c->q;
@@ -513,10 +418,10 @@ static int64_t pull_indices(const group_plan *g, const group_calls *c, int64_t c
  * dim outer ([0, 1) without one), q per call, for every index of the
  * other dims outside the group and k (the odometer). Without memory for
  * the long buffer, q_lines at a time through the stack's. */
-static void group_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, int64_t i1) {
+static void group_box(const lt__group_plan *g, int64_t c0, int64_t c1, int64_t i0, int64_t i1) {
   const lt__copy_args *a = g->a;
   if (g->bands && (c1 - c0) % (64 / (int64_t)g->es) == 0) {
-    band_box(g, c0, c1, i0, i1);
+    lt__group_band_box(g, c0, c1, i0, i1);
     return;
   }
   _Alignas(64) char stack[BUF_BYTES];
@@ -544,18 +449,18 @@ static void group_box(const group_plan *g, int64_t c0, int64_t c1, int64_t i0, i
   lt__free(heap, g->long_bytes, 64);
 }
 
-static int64_t outer_size(const group_plan *g) { return g->outer >= 0 ? g->a->shape[g->outer] : 1; }
+static int64_t outer_size(const lt__group_plan *g) { return g->outer >= 0 ? g->a->shape[g->outer] : 1; }
 
 /* Calls [b, e) of q indices of dim outer, every column. */
 static void split_by_calls(void *ctx, int64_t b, int64_t e) {
-  const group_plan *g = ctx;
+  const lt__group_plan *g = ctx;
   int64_t n = outer_size(g);
   group_box(g, 0, g->a->shape[g->k], b * g->q, e * g->q < n ? e * g->q : n);
 }
 
 /* Columns [c0, c1) of dim k, every index of dim outer. */
 static void split_by_cols(void *ctx, int64_t c0, int64_t c1) {
-  const group_plan *g = ctx;
+  const lt__group_plan *g = ctx;
   group_box(g, c0, c1, 0, outer_size(g));
 }
 
@@ -567,7 +472,7 @@ enum { CALLS_PER_THREAD = 2 };
 
 bool lt__grouped_transpose(const lt__copy_args *a) {
   size_t es = lt__dtype_size(a->dst_dtype);
-  group_plan g = {.a = a, .k = a->transpose_dim, .es = es};
+  lt__group_plan g = {.a = a, .k = a->transpose_dim, .es = es};
   int64_t t = 64 / (int64_t)es, numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
   /* The calls' outputs are small, but together they outgrow the caches. */
@@ -585,7 +490,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   fill_row_offsets(&g);
   g.pull_rows = pulls_blocks(&g, tile_inner) ? PULL_BLOCK_BYTES / g.rows : 0;
   if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
-  g.bands = !g.pull_rows && walks_bands(&g, numel * (int64_t)es);
+  g.bands = !g.pull_rows && lt__group_walks_bands(&g, numel * (int64_t)es);
   if (g.bands) g.in_place = lt__transpose_rows_streamed_kernel(es);
   else if (!g.pull_rows && reads_in_place(numel * (int64_t)es, g.streamed)) g.in_place = lt__transpose_rows_kernel(es);
   g.ask_l1 = !lt__intel_cores();
