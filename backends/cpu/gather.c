@@ -6,9 +6,10 @@
  * copy's side that steps outgrows the caches: there gathers of a line or
  * more per step (on Intel cores, of a line; on Zen 5 none, which take the
  * vectorised GATHER_ANY) also read ahead (gather_far), and
- * scatters of 16 to 64 bytes per
- * step (every step from 16 bytes on Intel cores) store from one
- * instruction, asking for lines ahead (scatter_one). Scatters with four or
+ * scatters of 16 to 64 bytes per step (every step from 16 bytes on Intel
+ * cores) store from one instruction, asking for lines ahead
+ * (scatter_one), as Intel cores' scatters in cache do past a line
+ * (scatters_one_store). Scatters with four or
  * more elements to a line take masked stores on AVX-512
  * (short_steps_avx512.c) before any of these, and gathers with such
  * steps of five elements or more take masked loads. Built at -O3
@@ -179,6 +180,22 @@ enum { ONE_STORE_MIN_BYTES = 16, ONE_STORE_MAX_BYTES = 64 };
  * measured above (without the ask, which no Zen has measured). */
 enum { SCATTER_AHEAD = 2048 };
 
+/* In cache, Intel cores take that store with its asks for steps past a
+ * line too, where the lines come from L2 one to a store: on a Xeon (AVX-512
+ * with AMX), F32 into 1 MiB, bench/peers.py, five runs each in turn,
+ * libtensor's lead over NumPy, SCATTER_ANY -> one store: s=64 0.96-0.97
+ * -> 0.93-1.16, s=32 0.95-1.01 -> 0.96-1.08 (bf16 s=64, three runs,
+ * level: 0.97-1.00 -> 0.98-1.02); bench_access, same-run
+ * ratio to memcpy, level (s=64 0.068-0.085 against 0.081-0.082, s=32
+ * 0.088-0.091 against 0.084-0.090). A step of a line measured level
+ * (s=16), and a plain loop of one store, as NumPy's, behind
+ * (bench_access s=64 0.063-0.065 against 0.071-0.100). Not measured on
+ * AMD cores. */
+static bool scatters_one_store(int64_t step_bytes, bool cached, bool intel) {
+  if (cached) return intel && step_bytes > 64;
+  return step_bytes >= ONE_STORE_MIN_BYTES && (intel || step_bytes <= ONE_STORE_MAX_BYTES);
+}
+
 /* One function per element type: the switch on the stride picks a loop
  * whose stride the compiler knows. */
 #define STRIDED_FNS(T, NAME)                                                                   \
@@ -231,8 +248,7 @@ enum { SCATTER_AHEAD = 2048 };
     case 2: SCATTER(T, 2); break;                                                              \
     case 3: SCATTER(T, 3); break;                                                              \
     default:                                                                                   \
-      if (!cached && step_bytes >= ONE_STORE_MIN_BYTES && (intel || step_bytes <= ONE_STORE_MAX_BYTES)) \
-        scatter_one_##NAME(d, stride, s, n);                                                   \
+      if (scatters_one_store(step_bytes, cached, intel)) scatter_one_##NAME(d, stride, s, n);  \
       else                                                                                     \
         SCATTER_ANY(T);                                                                        \
       break;                                                                                   \
