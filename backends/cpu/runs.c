@@ -9,10 +9,10 @@
  * (64^3) 0.77 -> 0.83, 384 bytes at 6 MiB 0.82 -> 0.99; BHTD (0,2,1,3)
  * 0.74 -> 0.82; an expand's rows of 2 KiB 1.26 -> 1.46, 8 KiB 1.11 ->
  * 1.41, rows of 2036 bytes (not line-aligned) level, 16 KiB level: past
- * RUN_LOOP_MAX bytes, memcpy. Aligning the destination's stores (a first
- * unaligned chunk, then aligned ones) measured no better. */
+ * RUN_LOOP_MAX bytes, memcpy. */
 #include "runs.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -34,11 +34,19 @@ enum { RUN_LOOP_MAX = 8192 };
   } while (0)
 
 /* A run as fixed-size moves, which the compiler makes vector loads and
- * stores: whole 64-byte chunks and a last one ending at n, or one pair of
- * moves for a run under 64 bytes. */
+ * stores: a first 64-byte chunk, then chunks whose stores begin on lines
+ * and a last one ending at n, or one pair of moves for a run under 64
+ * bytes. A store across two lines costs two on Intel cores: on a Xeon
+ * (AVX-512 with AMX), bf16 at 1 MiB (rows of 1448 bytes), chunks from
+ * the run's start -> from lines: bench/peers.py's lead over NumPy on the
+ * expand, three runs each in turn, 0.97-1.01 -> 1.07-1.08; bench_access,
+ * same-run ratio to memcpy, two runs each, expand 1.51-1.55 -> 1.65-1.74,
+ * (1,0,2) 0.63-0.65 -> 0.69-0.70; F32, whose runs there start on lines,
+ * level (expand 1.92-2.01 either way). Zen 4 had measured it level. */
 static inline __attribute__((always_inline)) void copy_run(char *restrict d, const char *restrict s, size_t n) {
   if (n >= 64) {
-    for (size_t q = 0; q + 64 < n; q += 64) __builtin_memcpy(d + q, s + q, 64);
+    __builtin_memcpy(d, s, 64);
+    for (size_t q = 64 - (uintptr_t)d % 64; q + 64 < n; q += 64) __builtin_memcpy(d + q, s + q, 64);
     __builtin_memcpy(d + n - 64, s + n - 64, 64);
   } else if (n >= 32) {
     MOVE_PAIR(32);
