@@ -1,45 +1,44 @@
 /* The band walk of grouped transposes. On Intel cores a streamed group
- * whose rows run on along dim outer reads them a band of a tile's side (16 F32 rows) at a time, where they
- * lie, instead of gathering all of them a call at a time: each band
- * walks dim outer through its rows (g->in_place, streaming stores), so
- * the source is read as a tile's side of sequential streams instead of
- * the group's rows (48 in BHTD), and each destination row gets one line
- * per index, a band's line of it. A model of the two walks' memory
- * traffic (no shuffles) on a Xeon (AVX-512 with AMX), BHTD (3,2,1,0)
- * F32 at 512 MiB, in units of memcpy's time: reading the gather's 48
- * streams alone took 0.73-0.79, writing its 64 destination rows alone
- * 0.68-0.75, both 1.33-1.47 (0.68-0.75 of memcpy's rate): they barely
- * overlap (a sequential read alone 0.67-0.69, a streamed write 0.51),
- * and interleaving the next call's gather with this call's stores did
- * not help (0.61-0.79); the bands' traffic measured 0.77-0.90 of
- * memcpy. In the library, same-run ratio to memcpy, two runs each,
- * gathered -> bands: bench_access BHTD at 512 MiB 0.738-0.765 ->
- * 0.883-0.890, two threads 0.738-0.787 -> 0.886-0.895, at 64 MiB
- * 1.30-1.43 -> 1.65-1.77; (3,2,1,0) at 512 MiB of [4, 12, 43000, 64]
- * 0.73-0.75 -> 0.82-0.84, [8, 8, 32768, 64] 0.46-0.54 -> 0.68, [4, 16,
- * 32768, 64] 0.52 -> 0.65-0.69, [4, 12, 87381, 32] 0.67-0.68 ->
- * 1.06-1.07, [4, 12, 21845, 128] 0.63-0.70 -> 1.06-1.08, [4, 4, 131072,
- * 64] (one band) 0.64-0.71 -> 0.70-0.75, bf16 [4, 16, 65536, 64]
- * 0.40-0.42 -> 0.52-0.53; at 256 MiB [2, 32, 16384, 64] 0.49 ->
- * 0.68-0.86. Where the destination's rows (dim k's) lie an even number
- * of lines apart, smaller copies lost or tied instead ([4, 12, T, 64], T
- * = 800 to 4000, 9 to 47 MiB, eleven shapes: 0.69-1.09 -> 0.64-0.89;
- * [4, 12, 4004, 32] 0.82 -> 0.72; [4, 8, 2001, 64], rows 2T lines
- * apart, 14.9-20.7 -> 13.6-15.0 GB/s; T = 5456 and 5460, 64 MiB, level;
- * T = 10922 and 21846, 128 and 256 MiB, 0.65-0.77 -> 0.84-0.90), while
- * an odd number gained at every size (T = 683, 1001, 2401, 2731, 8 to
- * 32 MiB, 0.67-0.84 -> 1.07-1.34; [4, 12, 2001, 32] 0.66-0.82 ->
+ * whose rows run on along dim outer reads them a band of a tile's side
+ * (16 F32 rows) at a time, where they lie, instead of gathering all of
+ * them a call at a time: each band walks dim outer through its rows
+ * (g->in_place, streaming stores), so the source is read as a tile's
+ * side of sequential streams instead of the group's rows (48 in BHTD),
+ * and each destination row gets one line per index, a band's line of it.
+ * A model of the two walks' memory traffic (no shuffles) on a Xeon
+ * (AVX-512 with AMX), BHTD (3,2,1,0) F32 at 512 MiB, in units of
+ * memcpy's time: reading the gather's 48 streams alone took 0.73-0.79,
+ * writing its 64 destination rows alone 0.68-0.75, both 1.33-1.47
+ * (0.68-0.75 of memcpy's rate): they barely overlap (a sequential read
+ * alone 0.67-0.69, a streamed write 0.51), and interleaving the next
+ * call's gather with this call's stores did not help (0.61-0.79); the
+ * bands' traffic measured 0.77-0.90 of memcpy. In the library, same-run
+ * ratio to memcpy, two runs each, gathered -> bands: bench_access BHTD
+ * at 512 MiB 0.738-0.765 -> 0.883-0.890, two threads 0.738-0.787 ->
+ * 0.886-0.895, at 64 MiB 1.30-1.43 -> 1.65-1.77; (3,2,1,0) at 512 MiB of
+ * [4, 12, 43000, 64] 0.73-0.75 -> 0.82-0.84, [8, 8, 32768, 64] 0.46-0.54
+ * -> 0.68, [4, 16, 32768, 64] 0.52 -> 0.65-0.69, [4, 12, 87381, 32]
+ * 0.67-0.68 -> 1.06-1.07, [4, 12, 21845, 128] 0.63-0.70 -> 1.06-1.08,
+ * [4, 4, 131072, 64] (one band) 0.64-0.71 -> 0.70-0.75, bf16 [4, 16,
+ * 65536, 64] 0.40-0.42 -> 0.52-0.53; at 256 MiB [2, 32, 16384, 64] 0.49
+ * -> 0.68-0.86. Where the destination's rows (dim k's) lie an even
+ * number of lines apart, smaller copies lost or tied instead ([4, 12, T,
+ * 64], T = 800 to 4000, 9 to 47 MiB, eleven shapes: 0.69-1.09 ->
+ * 0.64-0.89; [4, 12, 4004, 32] 0.82 -> 0.72; [4, 8, 2001, 64], rows 2T
+ * lines apart, 14.9-20.7 -> 13.6-15.0 GB/s; T = 5456 and 5460, 64 MiB,
+ * level; T = 10922 and 21846, 128 and 256 MiB, 0.65-0.77 -> 0.84-0.90),
+ * while an odd number gained at every size (T = 683, 1001, 2401, 2731, 8
+ * to 32 MiB, 0.67-0.84 -> 1.07-1.34; [4, 12, 2001, 32] 0.66-0.82 ->
  * 1.14-1.19): so rows an even number of lines apart take bands from
- * BANDS_EVEN_MIN_BYTES. (The rows must run on along dim outer: a band
- * of rows that step away would be no stream.) Not measured on AMD
- * cores, which pull their blocks (pulls_blocks). */
+ * BANDS_EVEN_MIN_BYTES. (The rows must run on along dim outer: a band of
+ * rows that step away would be no stream.) Not measured on AMD cores,
+ * which pull their blocks (pulls_blocks). */
 #include "grouped_plan.h"
 #include "odometer.h"
 #include "stream.h"
 #include "vendor.h"
 
 #define BANDS_EVEN_MIN_BYTES ((int64_t)64 << 20)
-
 
 bool lt__group_walks_bands(const lt__group_plan *g, int64_t bytes) {
   const lt__copy_args *a = g->a;
