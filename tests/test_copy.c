@@ -1422,17 +1422,20 @@ END_TEST
 
 /* On Intel cores with AVX-512, a streamed group whose rows run on along
  * T goes a band of a tile's side of rows at a time, in place (see
- * walks_bands), where its destination rows lie an odd number of lines
- * apart (under 64 MiB): F32 with 48 rows (three bands), F16 with 96 and
- * U8 with 64 (T odd), H reversed (the rows' order), a dim outside T
- * walked by the odometer (F32 [3, 4, 12, 351, 64] into (D, X, T, H, B)),
- * two threads by calls of T and, where T has too few calls, by columns
+ * lt__group_walks_bands), where its destination rows lie an odd number
+ * of lines apart (under 64 MiB), on one thread: F32 with 48 rows (three
+ * bands), F16 with 96 and U8 with 64 (T odd), H reversed (the rows'
+ * order), a dim outside T walked by the odometer (F32 [3, 4, 12, 351,
+ * 64] into (D, X, T, H, B)); on two threads by calls of T and, where T
+ * has too few calls, by columns
  * of whole tiles (D = 16384) or not (D = 16400: those halves gather).
  * Those that cannot take bands gather, as before: T reversed (no run
  * along it), a destination off a line. Elsewhere every one gathers or
  * pulls, checked the same way. */
 START_TEST(large_transposes_in_bands_of_rows_copy_every_element) {
   const int bhtd[] = {3, 2, 1, 0};
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(1));
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1);
   check_permuted_copy(LT_F16, 4, (int64_t[]){4, 24, 701, 64}, bhtd, -1);
   check_permuted_copy(LT_U8, 4, (int64_t[]){4, 16, 2049, 64}, bhtd, -1);
@@ -1440,7 +1443,6 @@ START_TEST(large_transposes_in_bands_of_rows_copy_every_element) {
   check_permuted_copy(LT_F32, 5, (int64_t[]){3, 4, 12, 351, 64}, (int[]){4, 0, 3, 2, 1}, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, 2);
   check_permuted_copy_into(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1, false, 3);
-  int threads = lt_get_num_threads();
   LT_ASSERT_OK(lt_set_num_threads(2));
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 701, 64}, bhtd, -1);
   check_permuted_copy(LT_F32, 4, (int64_t[]){4, 12, 3, 16384}, bhtd, -1);

@@ -6,13 +6,14 @@
  * lagged bands where F32 rows crowd L2's sets (lagged_band, not measured
  * on AMD), how a long dense span streams (stream.c,
  * lt__stream_copy_span, not measured on AMD), the loops of step-8 gathers
- * from memory and of cached gathers of steps up to a line (gather.c),
+ * from memory, of cached gathers of steps up to a line and of cached
+ * scatters past a line (gather.c, the last not measured on AMD),
  * the order of cached transposes' tiles
  * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place), whether a streamed one pulls its rows in blocks
  * (pulls_blocks, not measured on Intel) or walks them in bands
- * (walks_bands, not measured on AMD). Each use gives its figures;
+ * (grouped_bands.c, lt__group_walks_bands, not measured on AMD). Each use gives its figures;
  * everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
