@@ -117,7 +117,15 @@ static inline __attribute__((always_inline)) const float *src_row(tile_src s, in
  * same-run A/B: BHTD (0,3,1,2) at 512 MiB 0.70 -> 0.87; 2-D at 256 MiB,
  * 200 columns 0.75 -> 0.82, 128 columns 0.97 -> 1.07, 64 columns 1.06 ->
  * 1.12, 256 and more level): whole rows meet the bandwidth target on
- * both, the lanes on one. */
+ * both, the lanes on one. Cached tiles wait on their lines, not on the
+ * 64 shuffles: on the Xeon, bench_access at 1 MiB, same-run ratio to
+ * memcpy, three runs each in turn, whole rows -> lanes of 16 bytes (16
+ * loads and 48 inserts, 32 shuffles): (2,0,1) 0.52-0.55 -> 0.46-0.53,
+ * (2,1,0) 0.47-0.49 -> 0.42-0.48; -> halves of 32 bytes, two rows to a
+ * register, each line's two halves loaded back to back (48 shuffles):
+ * (2,0,1) 0.55-0.59 -> 0.53-0.56, (2,1,0) 0.46-0.53 -> 0.47-0.51, the
+ * 2-D transpose and BHTD level; yet a model of the tile alone on a
+ * block in L1 ran the lanes twice as fast. */
 static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out *out, tile_src src, emit_mode mode,
                                                              int segs) {
   _Alignas(64) __m512 first[16];

@@ -98,7 +98,15 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * other row, where rows lie an odd multiple of 32 bytes apart) streams
  * its segments as they are and keeps nothing: on a Xeon, F32 BHTD (0,3,1,2)
  * at 512 MiB (rows 32 bytes short of 2 MiB), same-run ratio to memcpy,
- * three runs each in turn, 0.71-0.72 -> 0.75; 11585^2 level. */
+ * three runs each in turn, 0.71-0.72 -> 0.75; 11585^2 level. Rows off
+ * lines still cost that shape a tenth (F32 (0,3,1,2) of [4, 12, T, 64],
+ * two runs each: rows on lines, T = 43684, 43688, 43692, 0.85-0.89;
+ * rows 32 bytes off, T = 43686, 43690, 43694, 0.75-0.81), and the
+ * splices are little of it: T = 43690, three runs each in turn, with
+ * every segment streamed unspliced (wrong bytes, to time it) 0.76-0.77
+ * -> 0.78-0.81; with the stage's store and load left out, level; with
+ * the stage's lines asked for writing before each call, 0.80-0.82 ->
+ * 0.76-0.78. */
 static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
                                                              char *ends, const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");

@@ -228,7 +228,10 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 0.40, 0.56, 0.52, 0.50; 4096 x 128 0.24 -> 0.40, 0.55, 0.54, 0.48;
  * 2048 x 256 0.24 -> 0.36, 0.48, 0.45, 0.43; u8 in 2, 4 or 8 parts: 64 x
  * 64 x 256 (2,0,1) 0.18 -> 0.22, 0.30, 0.41; 8192 x 128 0.18 -> 0.21,
- * 0.31, 0.42). 8-byte tiles were not measured. */
+ * 0.31, 0.42). 8-byte tiles were not measured. Intel cores keep their
+ * walks: on a Xeon (AVX-512 with AMX), bench_access at 1 MiB, two runs
+ * each in turn, staggered: (2,0,1) 0.54-0.59 -> 0.48, (2,1,0) 0.45-0.59
+ * -> 0.33-0.39; (2,1,0)'s slices buffered (below) 0.32-0.34. */
 #define LT__STAGGER_PARTS(es) ((es) == 1 ? 8 : 4)
 
 static inline bool lt__zen_staggered(const lt__tiling *g) {
