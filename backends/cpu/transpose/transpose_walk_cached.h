@@ -349,7 +349,11 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
  * nothing; a stage of 32 KiB (64 columns) against 16 was mixed for F32
  * (4095 x 64 0.52 against 0.59, 1023 x 256 0.55 against 0.45), level for
  * bf16, and needed for bytes, whose tiles are 64 columns wide. Intel
- * cores were not measured. */
+ * cores were measured only on rows a multiple of 4 KiB apart, and lost
+ * there (a Xeon, F32, bench_access at 1 MiB, four runs each in turn,
+ * their walks -> staged: (2,0,1) 0.53-0.58 -> 0.49-0.53, (2,1,0)
+ * 0.46-0.50 -> 0.43-0.45; runs of 1 KiB, 16 KiB of stage, 0.55-0.56 ->
+ * 0.42-0.45 and 0.45-0.49 -> 0.34-0.39). */
 #define LT__STAGED_RUN_BYTES 512
 
 static inline bool lt__zen_staged(const lt__tiling *g) { return g->dld % 4096 != 0 && lt__rows_on_pages(g->dld); }
