@@ -1121,9 +1121,10 @@ static void never_free(void *p, size_t size, size_t align, void *ctx) { (void)p,
  * every allocation fails), and checks each element against its
  * definition: destination index i is source index s with s[perm[d]] =
  * i[d]. The buffer's elements before and after the destination must keep
- * their values. */
-static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
-                                     bool refuse, int64_t dst_off) {
+ * their values. With rounds past 1, the copy goes that many times back to
+ * back, the buffer reset between, and the last one's result is checked. */
+static void check_permuted_copy_rounds(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
+                                       bool refuse, int64_t dst_off, int rounds) {
   size_t es = lt_dtype_size(dt);
   int64_t n = 1;
   for (int d = 0; d < ndim; d++) n *= shape[d];
@@ -1140,7 +1141,11 @@ static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape
   lt_tensor *c = lt_as_strided(buf, ndim, lt_shape(p), strides, dst_off);
   LT_ASSERT_OK_PTR(c);
   if (refuse) lt_set_allocator(&(lt_allocator){refuse_alloc, never_free, NULL});
-  lt_status st = lt_copy(c, p);
+  lt_status st = LT_OK;
+  for (int r = 0; r < rounds && st == LT_OK; r++) {
+    if (r > 0) memset(lt_data(buf), 0x5A, (size_t)len * es);
+    st = lt_copy(c, p);
+  }
   if (refuse) lt_set_allocator(NULL);
   LT_ASSERT_OK(st);
   uint64_t mask = element_mask(es), untouched = 0x5A5A5A5A5A5A5A5Aull & mask;
@@ -1163,6 +1168,11 @@ static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape
   lt_release(src), lt_release(v), lt_release(p), lt_release(c), lt_release(buf);
 }
 
+static void check_permuted_copy_into(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
+                                     bool refuse, int64_t dst_off) {
+  check_permuted_copy_rounds(dt, ndim, shape, perm, reversed, refuse, dst_off, 1);
+}
+
 static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed,
                                    bool refuse) {
   check_permuted_copy_into(dt, ndim, shape, perm, reversed, refuse, 0);
@@ -1171,6 +1181,30 @@ static void check_permuted_copy_as(lt_dtype dt, int ndim, const int64_t *shape, 
 static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, const int *perm, int reversed) {
   check_permuted_copy_as(dt, ndim, shape, perm, reversed, false);
 }
+
+/* Copies of 1 to 16 MiB of traffic that come back to back on two threads
+ * find the pool's workers spinning from the third or so on, and split
+ * there as large copies do (see pool.c): cached transposes of every
+ * element size, BHTD permutations, a reversed dim, a destination off its
+ * alignment, each eight times in a row with its last result checked. */
+START_TEST(copies_of_a_few_mib_back_to_back_on_two_threads_copy_every_element) {
+  int threads = lt_get_num_threads();
+  LT_ASSERT_OK(lt_set_num_threads(2));
+  const int t210[] = {2, 1, 0}, t201[] = {2, 0, 1}, t120[] = {1, 2, 0}, t10[] = {1, 0};
+  const int bhtd0312[] = {0, 3, 1, 2}, bhtd3210[] = {3, 2, 1, 0};
+  check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){64, 64, 64}, t210, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){64, 64, 64}, t201, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){60, 66, 62}, t120, 1, false, 3, 8);
+  check_permuted_copy_rounds(LT_F32, 2, (int64_t[]){512, 509}, t10, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 4, (int64_t[]){4, 12, 85, 64}, bhtd0312, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 4, (int64_t[]){4, 12, 85, 64}, bhtd3210, 2, false, 0, 8);
+  check_permuted_copy_rounds(LT_BF16, 3, (int64_t[]){64, 64, 128}, t210, -1, false, 1, 8);
+  check_permuted_copy_rounds(LT_U8, 2, (int64_t[]){1024, 1030}, t10, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F64, 3, (int64_t[]){32, 64, 64}, t201, 0, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){128, 128, 128}, t210, -1, false, 0, 8);
+  LT_ASSERT_OK(lt_set_num_threads(threads));
+}
+END_TEST
 
 /* A transpose whose source unit dim holds 2 to 4 interleaved channels
  * (pixels in HWC order to CHW) goes to the gathers, one destination row
@@ -2215,6 +2249,7 @@ static Suite *suite(void) {
   tcase_add_test(large, batches_of_transposes_side_by_side_copy_every_element);
   tcase_add_test(large, large_narrow_transposes_split_by_rows_copy_every_element);
   tcase_add_test(large, large_batches_of_small_transposes_into_rows_off_lines_copy_every_element);
+  tcase_add_test(large, copies_of_a_few_mib_back_to_back_on_two_threads_copy_every_element);
   tcase_add_test(large, large_transposes_of_a_few_interleaved_channels_copy_every_element);
   tcase_add_test(large, large_planes_of_a_few_channels_copy_every_element);
   tcase_add_test(large, large_permutations_of_whole_line_runs_from_few_streams_copy_every_element);
