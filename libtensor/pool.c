@@ -70,7 +70,8 @@ static _Atomic uint64_t generation;
 static _Atomic int pending;     /* workers yet to report on the current job */
 static _Atomic int spinning;    /* workers spinning for the next job */
 static _Atomic int spin_allowed; /* threads wanted <= cores online */
-static int started, wanted, sleepers, nudges; /* under lock */
+static int started, wanted, sleepers; /* under lock */
+static unsigned nudges;              /* under lock: bumped by each nudge that finds sleepers */
 static uint64_t start_generation[MAX_THREADS]; /* each worker's first `seen`: the generation when it was made */
 static int64_t last_hot_call_ns; /* under call_lock: when the last call of hot size ended */
 
@@ -109,7 +110,7 @@ static uint64_t await_job(uint64_t seen, bool nudged) {
     atomic_fetch_sub_explicit(&spinning, 1, memory_order_relaxed);
     if (g != seen) return g;
     pthread_mutex_lock(&lock);
-    int nudges_before = nudges;
+    unsigned nudges_before = nudges;
     sleepers++;
     while ((g = atomic_load_explicit(&generation, memory_order_acquire)) == seen && nudges == nudges_before)
       pthread_cond_wait(&wake, &lock);
