@@ -69,7 +69,7 @@ static job current;             /* written before generation is bumped (release)
 static _Atomic uint64_t generation;
 static _Atomic int pending;     /* workers yet to report on the current job */
 static _Atomic int spinning;    /* workers spinning for the next job */
-static _Atomic int spin_allowed; /* threads wanted <= cores online */
+static _Atomic int spin_allowed = -1; /* 2 <= threads wanted <= cores online; -1: not yet known */
 static int started, wanted, sleepers; /* under lock */
 static unsigned nudges;              /* under lock: bumped by each nudge that finds sleepers */
 static uint64_t start_generation[MAX_THREADS]; /* each worker's first `seen`: the generation when it was made */
@@ -156,13 +156,15 @@ static int cores(void) {
 /* Sets wanted (lock held). */
 static void set_wanted(int n) {
   wanted = n;
-  atomic_store_explicit(&spin_allowed, n <= cores(), memory_order_relaxed);
+  atomic_store_explicit(&spin_allowed, n >= 2 && n <= cores(), memory_order_relaxed);
 }
 
-static int threads_wanted(void) {
+/* The threads wanted, and in *workers (if not NULL) how many run. */
+static int threads_wanted(int *workers) {
   pthread_mutex_lock(&lock);
   if (wanted == 0) set_wanted(cores());
   int w = wanted;
+  if (workers) *workers = started;
   pthread_mutex_unlock(&lock);
   return w;
 }
@@ -205,16 +207,13 @@ static void await_reports(void) {
   pthread_mutex_unlock(&lock);
 }
 
-/* How many threads a job of work bytes gets (call_lock held): wanted
- * from PARALLEL_MIN_WORK, or from PARALLEL_HOT_MIN_WORK where the
+/* How many threads a job of at least PARALLEL_HOT_MIN_WORK bytes gets
+ * (call_lock held): wanted from PARALLEL_MIN_WORK, or below it where the
  * workers it needs are spinning; else one, nudging the workers where
  * calls of that size come back to back. */
-static int threads_for(int64_t work, int64_t n) {
-  pthread_mutex_lock(&lock);
-  if (wanted == 0) set_wanted(cores());
-  int w = wanted, workers = started;
-  pthread_mutex_unlock(&lock);
-  if (w < 2 || n < 2 || work < PARALLEL_HOT_MIN_WORK) return 1;
+static int threads_for(int64_t work) {
+  int workers, w = threads_wanted(&workers);
+  if (w < 2) return 1;
   if (work >= PARALLEL_MIN_WORK) return w;
   if (!atomic_load_explicit(&spin_allowed, memory_order_relaxed)) return 1;
   /* every worker reports on every job, those without a part too: all
@@ -226,17 +225,17 @@ static int threads_for(int64_t work, int64_t n) {
 }
 
 void lt__parallel_for(int64_t n, int64_t work, void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx) {
-  if (work < PARALLEL_HOT_MIN_WORK || n < 2) {
+  /* Under PARALLEL_MIN_WORK, a job that no spinning workers can take
+   * (one thread, or more threads than cores) runs inline at once, as
+   * does one that finds the pool busy with another caller's job. */
+  bool hot_size = work < PARALLEL_MIN_WORK;
+  if (work < PARALLEL_HOT_MIN_WORK || n < 2 ||
+      (hot_size && atomic_load_explicit(&spin_allowed, memory_order_relaxed) == 0) ||
+      (hot_size ? pthread_mutex_trylock(&call_lock) != 0 : pthread_mutex_lock(&call_lock) != 0)) {
     fn(ctx, 0, n);
     return;
   }
-  /* A call under PARALLEL_MIN_WORK that finds the pool busy with another
-   * caller's job runs inline rather than wait for it. */
-  if (work < PARALLEL_MIN_WORK ? pthread_mutex_trylock(&call_lock) != 0 : pthread_mutex_lock(&call_lock) != 0) {
-    fn(ctx, 0, n);
-    return;
-  }
-  int threads = threads_for(work, n);
+  int threads = threads_for(work);
   if (threads > n) threads = (int)n;
   if (threads <= 1) {
     fn(ctx, 0, n);
@@ -251,7 +250,7 @@ void lt__parallel_for(int64_t n, int64_t work, void (*fn)(void *ctx, int64_t beg
     run_part(&current, 0);
     await_reports();
   }
-  if (work < PARALLEL_MIN_WORK) last_hot_call_ns = now_ns();
+  if (hot_size) last_hot_call_ns = now_ns();
   pthread_mutex_unlock(&call_lock);
 }
 
@@ -264,4 +263,4 @@ LT_API lt_status lt_set_num_threads(int n) {
   return lt__ok();
 }
 
-LT_API int lt_get_num_threads(void) { return threads_wanted(); }
+LT_API int lt_get_num_threads(void) { return threads_wanted(NULL); }
