@@ -9,7 +9,9 @@
  * from memory, of cached gathers of steps up to a line and of cached
  * scatters past a line (gather.c, the last not measured on AMD),
  * the order of cached transposes' tiles
- * (transpose/transpose_walk_cached.h, lt__tiles_cached), how large a
+ * (transpose/transpose_walk_cached.h, lt__tiles_cached), whether
+ * streamed 2-byte tiles go in pairs (transpose/transpose_avx512.c,
+ * takes_pairs), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place), whether a streamed one pulls its rows in blocks
  * (pulls_blocks, not measured on Intel) or walks them in bands

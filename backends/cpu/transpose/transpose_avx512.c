@@ -317,8 +317,22 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * MiB, 0.55 against 0.59); whole-row pairs were not measured there, nor
  * on Intel cores. The seamed calls of grouped transposes keep single
  * 2-byte tiles: paired, they measured level or behind (BHTD (0,2,3,1) at
- * 512 MiB 1.18-1.19 -> 1.00-1.05). */
-static inline bool takes_pairs(size_t es, int64_t cols) { return es >= 4 || (es == 2 && cols > 64); }
+ * 512 MiB 1.18-1.19 -> 1.00-1.05). Intel cores measured the opposite of
+ * Zen 5 and keep single 2-byte tiles everywhere: on a Xeon (AVX-512 with
+ * AMX), bench_access --dtype bf16, same-run ratio to memcpy, runs in
+ * turn, pairs -> single: at 512 MiB, five runs each, 2-D 0.50-0.56 ->
+ * 0.59-0.65, (1,2,0) 0.37-0.59 -> 0.49-0.68, (2,0,1) 0.34-0.57 ->
+ * 0.48-0.65, (2,1,0) 0.30-0.48 -> 0.45-0.52; 2-D transposes of 16384^2
+ * 0.41-0.49 -> 0.59-0.62 and 16352^2 0.72-0.73 -> 0.84-0.87 (two runs);
+ * at 64 MiB, two runs, 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0) 0.56-0.58 ->
+ * 0.68-0.76, (2,0,1) 0.58 -> 0.72-0.73, (2,1,0) 0.39-0.41 -> 0.52-0.64;
+ * two threads at 512 MiB, two runs, 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1)
+ * 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. F32 keeps its
+ * pairs there (single, two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1)
+ * 0.94-1.01 -> 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). */
+static inline bool takes_pairs(size_t es, int64_t cols) {
+  return es >= 4 || (es == 2 && cols > 64 && !lt__intel_cores());
+}
 
 /* The thin kernel where it fits, else the tiles (always, with seams);
  * whether it streamed (streaming stores are weakly ordered: the caller
