@@ -329,7 +329,15 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * two threads at 512 MiB, two runs, 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1)
  * 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. F32 keeps its
  * pairs there (single, two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1)
- * 0.94-1.01 -> 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). */
+ * 0.94-1.01 -> 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every
+ * bf16 2-D transpose agrees there (512 MiB, one to three runs each,
+ * single -> pairs): sources 1024, 1536, 2048 and 4096 halves wide ran
+ * faster paired (0.72 -> 0.79, 0.66 -> 0.72, 0.76-0.78 -> 0.86-0.93,
+ * 0.74-0.78 -> 0.85-0.87), 128, 256, 8192 and 13000 wide level, while
+ * 96, 2000, 2600 and 3072 wide ran faster single (0.71-0.72 ->
+ * 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84, 0.68 -> 0.48); no rule of width
+ * or row stride measured so far tells them apart, so Intel cores take
+ * the choice that wins bench_access's shapes. */
 static inline bool takes_pairs(size_t es, int64_t cols) {
   return es >= 4 || (es == 2 && cols > 64 && !lt__intel_cores());
 }
