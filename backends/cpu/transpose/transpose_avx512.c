@@ -300,7 +300,7 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
 /* Whether streamed tiles go in pairs along the source's rows, so that
  * each destination row gets two lines back to back (lt__tiling's
  * max_segs): 4- and 8-byte elements always, 2-byte ones from sources
- * wider than two tiles. Single 2-byte tiles stream one line to each of
+ * wider than two tiles on AMD cores (Intel's: below). Single 2-byte tiles stream one line to each of
  * 32 rows in turn, and Zen 5 ran them at half of memcpy; in pairs,
  * bench_access --dtype bf16, same-run ratio to memcpy, two runs each in
  * turn, single -> pairs: at 512 MiB 2-D 0.52-0.53 -> 0.71-0.73, (1,2,0)
@@ -314,10 +314,10 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * 1.13-1.15 -> 0.96-0.98), as did sources one tile wide (1.28 -> 1.17),
  * and keep single tiles. Zen 4 had measured pairs slower when each tile
  * loaded its lines in four 16-byte pieces (the lanes: 16384^2 at 512
- * MiB, 0.55 against 0.59); whole-row pairs were not measured there, nor
- * on Intel cores. The seamed calls of grouped transposes keep single
- * 2-byte tiles: paired, they measured level or behind (BHTD (0,2,3,1) at
- * 512 MiB 1.18-1.19 -> 1.00-1.05). Intel cores measured the opposite of
+ * MiB, 0.55 against 0.59); whole-row pairs were not measured there.
+ * The seamed calls of grouped transposes keep single 2-byte tiles:
+ * paired, they measured level or behind (BHTD (0,2,3,1) at 512 MiB
+ * 1.18-1.19 -> 1.00-1.05). Intel cores measured the opposite of
  * Zen 5 and keep single 2-byte tiles everywhere: on a Xeon (AVX-512 with
  * AMX), bench_access --dtype bf16, same-run ratio to memcpy, runs in
  * turn, pairs -> single: at 512 MiB, five runs each, 2-D 0.50-0.56 ->
