@@ -317,27 +317,36 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * MiB, 0.55 against 0.59); whole-row pairs were not measured there.
  * The seamed calls of grouped transposes keep single 2-byte tiles:
  * paired, they measured level or behind (BHTD (0,2,3,1) at 512 MiB
- * 1.18-1.19 -> 1.00-1.05). Intel cores measured the opposite of
- * Zen 5 and keep single 2-byte tiles everywhere: on a Xeon (AVX-512 with
- * AMX), bench_access --dtype bf16, same-run ratio to memcpy, runs in
- * turn, pairs -> single: at 512 MiB, five runs each, 2-D 0.50-0.56 ->
- * 0.59-0.65, (1,2,0) 0.37-0.59 -> 0.49-0.68, (2,0,1) 0.34-0.57 ->
- * 0.48-0.65, (2,1,0) 0.30-0.48 -> 0.45-0.52; 2-D transposes of 16384^2
- * 0.41-0.49 -> 0.59-0.62 and 16352^2 0.72-0.73 -> 0.84-0.87 (two runs);
- * at 64 MiB, two runs, 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0) 0.56-0.58 ->
- * 0.68-0.76, (2,0,1) 0.58 -> 0.72-0.73, (2,1,0) 0.39-0.41 -> 0.52-0.64;
- * two threads at 512 MiB, two runs, 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1)
- * 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. F32 keeps its
- * pairs there (single, two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1)
- * 0.94-1.01 -> 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every
- * bf16 2-D transpose agrees there (512 MiB, one to three runs each,
- * single -> pairs): sources 1024, 1536, 2048 and 4096 halves wide ran
- * faster paired (0.72 -> 0.79, 0.66 -> 0.72, 0.76-0.78 -> 0.86-0.93,
- * 0.74-0.78 -> 0.85-0.87), 128, 256, 8192 and 13000 wide level, while
- * 96, 2000, 2600 and 3072 wide ran faster single (0.71-0.72 ->
- * 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84, 0.68 -> 0.48); no rule of width
- * or row stride measured so far tells them apart, so Intel cores take
- * the choice that wins bench_access's shapes. */
+ * 1.18-1.19 -> 1.00-1.05). Intel cores keep single 2-byte tiles
+ * everywhere, which measured ahead of pairs or level with them on a
+ * Xeon (AVX-512 with AMX), and steadier from run to run on that shared
+ * machine. bench_access --dtype bf16, same-run ratio to memcpy, pairs
+ * -> single, first with a switch in one build (runs in turn), then two
+ * builds (six runs each in turn, half an hour later): at 512 MiB the 2-D
+ * transpose (16384^2) 0.50-0.56 -> 0.59-0.65 (five runs), then
+ * 0.48-0.62 -> 0.63-0.69; (1,2,0) 0.37-0.59 -> 0.49-0.68, then level
+ * (0.58-0.74 against 0.63-0.74); (2,0,1) 0.34-0.57 -> 0.48-0.65, then
+ * level (0.59-0.67, 0.58-0.71); (2,1,0) 0.30-0.48 -> 0.45-0.52, then
+ * 0.45-0.55 -> 0.49-0.59; BHTD (3,2,1,0), whose calls never pair, moved
+ * by as much between the builds (0.44-0.48 against 0.38-0.47). At 64
+ * MiB, with the switch (two runs), 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0)
+ * 0.56-0.58 -> 0.68-0.76, (2,0,1) 0.58 -> 0.72-0.73, (2,1,0) 0.39-0.41 ->
+ * 0.52-0.64; between the builds (three runs) 2-D 1.36-1.54 ->
+ * 1.51-1.55, (2,1,0) 0.58-0.62 -> 0.62-0.67, (1,2,0) 0.89-1.01 ->
+ * 0.79-0.96, (2,0,1) 0.90-0.96 -> 0.85-0.90. Two threads at 512 MiB,
+ * with the switch, two runs: 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1)
+ * 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. 2-D
+ * transposes with the switch, two runs: 16384^2 0.41-0.49 -> 0.59-0.62,
+ * 16352^2 0.72-0.73 -> 0.84-0.87. F32 keeps its pairs there (single,
+ * two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1) 0.94-1.01 -> 0.76-0.79,
+ * (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every bf16 2-D transpose agrees
+ * (512 MiB, one to three runs each, single -> pairs): sources 1024,
+ * 1536, 2048 and 4096 halves wide ran faster paired (0.72 -> 0.79, 0.66
+ * -> 0.72, 0.76-0.78 -> 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256,
+ * 8192 and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran
+ * faster single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84,
+ * 0.68 -> 0.48); no rule of width or row stride measured so far tells
+ * them apart. */
 static inline bool takes_pairs(size_t es, int64_t cols) {
   return es >= 4 || (es == 2 && cols > 64 && !lt__intel_cores());
 }
