@@ -1409,7 +1409,8 @@ END_TEST
  * take the seamed calls, whose row ends meet between calls (see
  * lt__transpose_seamed_fn), forwards, with T reversed, and without
  * memory for the seams. On AMD cores with AVX-512, F32 and F16 pull
- * their source in blocks of T and read it in place (see pulls_blocks):
+ * (on Intel cores F16 alone) their source in blocks of T and read it in
+ * place (see pulls_blocks):
  * into rows on lines (F32 above, F16 with T even, H reversed: rows
  * before the call's first), or off them through seams (F16 with T odd,
  * F32 into a destination 3 elements into its buffer); blocks not

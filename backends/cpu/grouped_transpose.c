@@ -129,8 +129,8 @@ static bool reads_in_place(int64_t bytes, bool streamed) {
  * of this one, 0.63-0.76 against 0.70-0.85; over the first three, the
  * rows asked for instead of read (prefetcht0 or prefetcht1) 0.47-0.64
  * against 0.78-0.79. With fewer rows the gather reads fast enough ([2,
- * 4, T, 64], 8 rows: 0.84-0.86 gathered, 0.80-0.84 pulled). Intel cores
- * keep the gather (not measured there). */
+ * 4, T, 64], 8 rows: 0.84-0.86 gathered, 0.80-0.84 pulled). Intel
+ * cores pull only 2-byte elements: see pulls_blocks. */
 enum { PULL_BLOCK_BYTES = 1 << 20, PULL_MIN_ROWS = 16 };
 
 /* A block fills L2, so its rows' lines must spread over L2's sets: where
@@ -162,6 +162,25 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
   return false;
 }
 
+/* Intel cores pull blocks of 2-byte elements only, and only where the
+ * band walk does not take the plan (grouped_bands.c) and the group is
+ * not a tile_inner one (not measured there). On a Xeon (AVX-512 with
+ * AMX), same-run ratio to memcpy, runs in turn, gathered -> pulled:
+ * bench_access --dtype bf16 BHTD (3,2,1,0) (rows off lines), nine runs
+ * each, at 512 MiB 0.39-0.50 -> 0.42-0.51 (medians 0.41 -> 0.44), at 64
+ * MiB 0.75-0.96 -> 0.80-1.09 (0.85 -> 0.88), one build with a switch;
+ * two builds, three runs each, 0.42-0.48 -> 0.43-0.50 and 0.72-0.86 ->
+ * 0.90-1.02; bf16 (3,2,1,0) of [4, 12,
+ * 87380, 64] (rows on lines) 0.46-0.47 -> 0.51-0.52, of [2, 12, 174762,
+ * 64] 0.40-0.44 -> 0.47-0.48 (two runs each). Banded plans stay ahead
+ * (bf16 [4, 8, 131072, 64] 0.49-0.51 banded, 0.36 pulled; [4, 16, 65536,
+ * 64] and [8, 8, 65536, 64] level), and F32 lost pulled (gathered, [2,
+ * 12, 87381, 64] 0.46-0.47 -> 0.42-0.43; banded, [4, 12, 43000, 64]
+ * 0.87-0.88 -> 0.61-0.63). */
+static bool intel_pulls(const lt__group_plan *g, bool tile_inner, int64_t bytes) {
+  return g->es == 2 && !tile_inner && !lt__group_walks_bands(g, bytes);
+}
+
 /* Whether a streamed plan pulls its calls' rows in blocks, choosing the
  * kernel its calls then take (g->in_place into destination rows on
  * lines, g->in_place_seamed off them): where the calls' runs continue
@@ -169,7 +188,8 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
  * source), the group has PULL_MIN_ROWS rows or more, the elements are of
  * 2 or 4 bytes, this CPU has that kernel, and the blocks do not crowd
  * L2's sets (lt__blocks_crowd_sets; a tile_inner group, which the tile
- * kernels would take otherwise, pulls regardless). Calls it cannot take
+ * kernels would take otherwise, pulls regardless); on Intel cores only
+ * where intel_pulls allows. Calls it cannot take
  * gather: see group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
  * bytes a T index, every other one off a line), same-run ratio to
  * memcpy, two runs of each build in turn: 0.48-0.49 gathered -> 0.62-0.64
@@ -177,9 +197,10 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
  * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
  * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
  * gathered, 0.53-0.61 pulled. */
-static bool pulls_blocks(lt__group_plan *g, bool tile_inner) {
+static bool pulls_blocks(lt__group_plan *g, bool tile_inner, int64_t bytes) {
   const lt__copy_args *a = g->a;
-  if (!g->streamed || lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
+  if (lt__intel_cores() && !intel_pulls(g, tile_inner, bytes)) return false;
+  if (!g->streamed || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
       g->rows < PULL_MIN_ROWS || g->es < 2 || (!tile_inner && lt__blocks_crowd_sets(g->row_at, g->rows)))
     return false;
   if (lt__group_rows_on_lines(a, (int64_t)g->es)) g->in_place = lt__transpose_rows_streamed_kernel(g->es);
@@ -488,7 +509,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   fill_row_offsets(&g);
-  g.pull_rows = pulls_blocks(&g, tile_inner) ? PULL_BLOCK_BYTES / g.rows : 0;
+  g.pull_rows = pulls_blocks(&g, tile_inner, numel * (int64_t)es) ? PULL_BLOCK_BYTES / g.rows : 0;
   if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
   g.bands = !g.pull_rows && lt__group_walks_bands(&g, numel * (int64_t)es);
   if (g.bands) g.in_place = lt__transpose_rows_streamed_kernel(es);

@@ -14,7 +14,7 @@
  * takes_pairs), how large a
  * grouped transpose reads its rows in place (grouped_transpose.c,
  * reads_in_place), whether a streamed one pulls its rows in blocks
- * (pulls_blocks, not measured on Intel) or walks them in bands
+ * (pulls_blocks: on Intel, 2-byte elements only) or walks them in bands
  * (grouped_bands.c, lt__group_walks_bands, not measured on AMD). Each use gives its figures;
  * everywhere else one choice serves both. */
 #ifndef LT_CPU_VENDOR_H
