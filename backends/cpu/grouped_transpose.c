@@ -163,8 +163,8 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
 }
 
 /* Intel cores pull blocks of 2-byte elements only, and only where the
- * band walk does not take the plan (grouped_bands.c) and the group is
- * not a tile_inner one (not measured there). On a Xeon (AVX-512 with
+ * band walk does not take the plan (grouped_bands.c, decided first) and
+ * the group is not a tile_inner one (not measured there). On a Xeon (AVX-512 with
  * AMX), same-run ratio to memcpy, runs in turn, gathered -> pulled:
  * bench_access --dtype bf16 BHTD (3,2,1,0) (rows off lines), nine runs
  * each, at 512 MiB 0.39-0.50 -> 0.42-0.51 (medians 0.41 -> 0.44), at 64
@@ -177,9 +177,7 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
  * 64] and [8, 8, 65536, 64] level), and F32 lost pulled (gathered, [2,
  * 12, 87381, 64] 0.46-0.47 -> 0.42-0.43; banded, [4, 12, 43000, 64]
  * 0.87-0.88 -> 0.61-0.63). */
-static bool intel_pulls(const lt__group_plan *g, bool tile_inner, int64_t bytes) {
-  return g->es == 2 && !tile_inner && !lt__group_walks_bands(g, bytes);
-}
+static bool intel_pulls(const lt__group_plan *g, bool tile_inner) { return g->es == 2 && !tile_inner; }
 
 /* Whether a streamed plan pulls its calls' rows in blocks, choosing the
  * kernel its calls then take (g->in_place into destination rows on
@@ -197,9 +195,9 @@ static bool intel_pulls(const lt__group_plan *g, bool tile_inner, int64_t bytes)
  * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
  * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
  * gathered, 0.53-0.61 pulled. */
-static bool pulls_blocks(lt__group_plan *g, bool tile_inner, int64_t bytes) {
+static bool pulls_blocks(lt__group_plan *g, bool tile_inner) {
   const lt__copy_args *a = g->a;
-  if (lt__intel_cores() && !intel_pulls(g, tile_inner, bytes)) return false;
+  if (lt__intel_cores() && !intel_pulls(g, tile_inner)) return false;
   if (!g->streamed || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k] ||
       g->rows < PULL_MIN_ROWS || g->es < 2 || (!tile_inner && lt__blocks_crowd_sets(g->row_at, g->rows)))
     return false;
@@ -509,9 +507,9 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   fill_row_offsets(&g);
-  g.pull_rows = pulls_blocks(&g, tile_inner, numel * (int64_t)es) ? PULL_BLOCK_BYTES / g.rows : 0;
-  if (tile_inner && !g.pull_rows) return false; /* gathered, such a group was not measured */
-  g.bands = !g.pull_rows && lt__group_walks_bands(&g, numel * (int64_t)es);
+  g.bands = lt__group_walks_bands(&g, numel * (int64_t)es); /* Intel cores only */
+  g.pull_rows = !g.bands && pulls_blocks(&g, tile_inner) ? PULL_BLOCK_BYTES / g.rows : 0;
+  if (tile_inner && !g.pull_rows) return false; /* gathered or banded, such a group was not measured */
   if (g.bands) g.in_place = lt__transpose_rows_streamed_kernel(es);
   else if (!g.pull_rows && reads_in_place(numel * (int64_t)es, g.streamed)) g.in_place = lt__transpose_rows_kernel(es);
   g.ask_l1 = !lt__intel_cores();
