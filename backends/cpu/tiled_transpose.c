@@ -52,6 +52,35 @@ enum { OUTER_PER_THREAD = 2 };
  * 0.57, U8 0.44 -> 0.51-0.53. */
 enum { ROW_SPLIT_SHARE_BYTES = 4096 };
 
+/* That split by rows has each thread write a part of every destination
+ * row. Streamed, those parts go straight to memory; cached, the two cores
+ * pull lines from each other where the parts meet: a line of every row
+ * where they meet off a line; where they meet on lines the loss measured
+ * as large (the cores' prefetchers running on past the seam, it seems;
+ * not measured). So a cached transpose splits by rows only where each
+ * thread's part of a destination row is at least this long, and
+ * otherwise by columns, each thread then writing whole rows. Xeon, two
+ * threads, F32 in cache, the two splits in turn sample by sample (1 ms
+ * each, 200-300 pairs, median of the pairs' ratios), rows -> columns: 2-D
+ * transposes of a 512 x 512 source (1 KiB of each destination row a
+ * thread) 1.26x as fast, 256 x 512 2.45x, 500 x 524 (parts meeting off a
+ * line) 1.97x, 1000 x 1000 1.10x; (0,2,1) of [2, 512, 256] 1.62x, of [3,
+ * 300, 300] 2.85x (bf16 2.54x); bf16 2048 x 128 (2 KiB) 1.21x; longer
+ * parts ran faster by rows: F32 2048 x 128 (4 KiB) 0.95x, 4000 x 64
+ * (8000 bytes) 0.82x, bf16 4096 x 128 (4 KiB) 0.90x; F32 1024 x 128 (2
+ * KiB) 0.96x, and 1024 x 64, 2048 x 64, 1536 x 128 level. bench_access
+ * --threads 2 at 1 MiB, three runs each in turn, the 2-D transpose
+ * 0.356-0.387 -> 0.413-0.420 of a two-thread memcpy, the rest level. */
+enum { CACHED_ROW_SPLIT_MIN_BYTES = 4096 };
+
+/* Whether threads split a transpose of few outer indices by source rows
+ * (see lt__tiled_transpose), rather than by columns. */
+static bool splits_rows(const lt__copy_args *a, int64_t es, int threads, bool streamed) {
+  int in = a->ndim - 1, k = a->transpose_dim;
+  if (a->shape[k] * es >= ROW_SPLIT_SHARE_BYTES * threads) return false;
+  return streamed || a->shape[in] * es >= CACHED_ROW_SPLIT_MIN_BYTES * threads;
+}
+
 typedef struct tile_job {
   const lt__copy_args *a;
   lt__transpose_fn fn;
@@ -469,13 +498,14 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * a narrow transpose (BHTD (0,3,1,2): 64 columns) for half its bytes.
    * Short of that, they split the source's rows where a split by columns
    * would leave each thread under ROW_SPLIT_SHARE_BYTES of every source
-   * row, and its columns otherwise. */
+   * row (and, cached, where each thread then writes enough of every
+   * destination row: splits_rows), and its columns otherwise. */
   int threads = lt_get_num_threads();
   if (j.pair_fn && outer == 1)
     lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, transpose_lagged_rows, &j);
   else if (outer >= OUTER_PER_THREAD * threads)
     lt__parallel_for(outer, bytes, transpose_outer, &j);
-  else if (a->shape[a->transpose_dim] * (int64_t)es < ROW_SPLIT_SHARE_BYTES * threads)
+  else if (splits_rows(a, (int64_t)es, threads, j.streamed))
     lt__parallel_for((a->shape[a->ndim - 1] + ROW_BLOCK - 1) / ROW_BLOCK, bytes, transpose_rows, &j);
   else
     lt__parallel_for(a->shape[a->transpose_dim], bytes, transpose_cols, &j);
