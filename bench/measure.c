@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,48 @@ double measure_median(double *v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Calls per sample of run: one warm-up call, timed, says how many fill
- * SAMPLE_SECONDS; 0 when it fails. */
+/* Threads that a library starts at load may spin for their first
+ * fraction of a second before they sleep: OpenBLAS's (libtensor's GEMM)
+ * wait 2^28 clock ticks, 0.13 s at 2.1 GHz, even in a program that never
+ * calls it. Where the cores are few, such a thread takes one from the
+ * first samples: on a 2-vCPU Xeon, bench_access --threads 2 timed its
+ * first row, memcpy of 1 MiB on two threads, at 30-36 GB/s against
+ * 74-106 with OpenBLAS held to one thread (three runs each). So a
+ * process's first timing starts SETTLE_SECONDS after the first call
+ * here. */
+#define SETTLE_SECONDS 0.3
+
+static void settle_once(void) {
+  static bool settled;
+  if (settled) return;
+  settled = true;
+  struct timespec wait = {0, (long)(SETTLE_SECONDS * 1e9)};
+  while (nanosleep(&wait, &wait) != 0) { /* interrupted: sleep the rest */
+  }
+}
+
+/* Calls per sample of run: after a warm-up call, batches timed until one
+ * lasts at least half of SAMPLE_SECONDS say how many fill it; 0 when run
+ * fails. The warm-up call alone set too short a batch where it pays what
+ * a batch pays once: a batch of two-thread memcpy starts its thread and
+ * pulls half the lines from the core that last wrote them, and its first
+ * call of 1 MiB took 5-17x as long as a warm one (2-vCPU Xeon, six
+ * tries), so that samples of a few calls timed those costs more than the
+ * copies (bench_access --threads 2 at 1 MiB: the memcpy paired with the
+ * first cases ran at 36-46 GB/s against 98-115 with the later ones; now
+ * level from the first case on). */
 static int batch_length(measure_batch_fn run, void *ctx) {
-  double t0 = measure_now();
+  settle_once();
   if (run(ctx, 1)) return 0;
-  double first = measure_now() - t0;
-  double want = SAMPLE_SECONDS / (first > 1e-8 ? first : 1e-8); /* at most 1e6 calls */
-  return want < 1 ? 1 : (int)want + 1;
+  for (double k = 1;;) {
+    double t0 = measure_now();
+    if (run(ctx, (int)k)) return 0;
+    double t = measure_now() - t0;
+    double want = k * SAMPLE_SECONDS / (t > 1e-8 ? t : 1e-8);
+    if (want > 1e6) want = 1e6;
+    if (t >= SAMPLE_SECONDS / 2 || k >= 1e6) return want < 1 ? 1 : (int)want + 1;
+    k = want / 2 > k * 2 ? want / 2 : k * 2; /* aim at half a sample, at least doubling */
+  }
 }
 
 /* Seconds per call of one sample of k calls; -1 when run fails. */

@@ -21,7 +21,10 @@ double measure_median(double *v, int n);
 typedef int (*measure_batch_fn)(void *ctx, int k);
 
 /* Median seconds per call over reps samples (1..MEASURE_MAX_REPS) of at
- * least 10 ms each; the first call warms up and sets the batch length.
+ * least 10 ms each; a warm-up call, then batches timed until one lasts
+ * half a sample, set the batch length. A process's first timing starts
+ * 0.3 s late, once the threads other libraries start at load have
+ * stopped spinning (measure.c).
  * -1 when run fails. */
 double measure_seconds_per_call(measure_batch_fn run, void *ctx, int reps);
 
