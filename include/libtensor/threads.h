@@ -1,8 +1,12 @@
 /* libtensor: the library's thread pool, used by large copies, casts and
  * compute ops. A pool (workers started on first use and kept), not a
- * thread per call, so a small copy costs no thread start; work below 16
- * MiB (bytes read plus bytes written) runs on the calling thread alone,
- * as waking a worker costs more than it saves there. */
+ * thread per call, so a small copy costs no thread start. Work of 1 to 16
+ * MiB (bytes read plus bytes written) runs on the calling thread alone
+ * unless the workers are still awake from a call just before (calls back
+ * to back), as waking a sleeping worker costs more than it saves there;
+ * under 1 MiB it always does. Matrix products run on OpenBLAS's own
+ * threads, which this setting does not govern (OPENBLAS_NUM_THREADS
+ * does). */
 #ifndef LIBTENSOR_THREADS_H
 #define LIBTENSOR_THREADS_H
 
