@@ -1186,7 +1186,11 @@ static void check_permuted_copy(lt_dtype dt, int ndim, const int64_t *shape, con
  * find the pool's workers spinning from the third or so on, and split
  * there as large copies do (see pool.c): cached transposes of every
  * element size, BHTD permutations, a reversed dim, a destination off its
- * alignment, each eight times in a row with its last result checked. */
+ * alignment, each eight times in a row with its last result checked.
+ * Cached transposes of few outer indices split by columns, or by source
+ * rows where each thread writes 4 KiB or more of every destination row
+ * (tiled_transpose.c): 512 x 509 and [3, 300, 300] go by columns, 4000 x
+ * 64 (8000 bytes a thread) by rows. */
 START_TEST(copies_of_a_few_mib_back_to_back_on_two_threads_copy_every_element) {
   int threads = lt_get_num_threads();
   LT_ASSERT_OK(lt_set_num_threads(2));
@@ -1196,6 +1200,8 @@ START_TEST(copies_of_a_few_mib_back_to_back_on_two_threads_copy_every_element) {
   check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){64, 64, 64}, t201, -1, false, 0, 8);
   check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){60, 66, 62}, t120, 1, false, 3, 8);
   check_permuted_copy_rounds(LT_F32, 2, (int64_t[]){512, 509}, t10, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 3, (int64_t[]){3, 300, 300}, (int[]){0, 2, 1}, -1, false, 0, 8);
+  check_permuted_copy_rounds(LT_F32, 2, (int64_t[]){4000, 64}, t10, -1, false, 0, 8);
   check_permuted_copy_rounds(LT_F32, 4, (int64_t[]){4, 12, 85, 64}, bhtd0312, -1, false, 0, 8);
   check_permuted_copy_rounds(LT_F32, 4, (int64_t[]){4, 12, 85, 64}, bhtd3210, 2, false, 0, 8);
   check_permuted_copy_rounds(LT_BF16, 3, (int64_t[]){64, 64, 128}, t210, -1, false, 1, 8);
