@@ -162,39 +162,37 @@ bool lt__blocks_crowd_sets(const int64_t *row_at, int64_t rows) {
   return false;
 }
 
-/* Intel cores pull blocks of 2-byte elements only, and only where the
- * band walk does not take the plan (grouped_bands.c, decided first) and
- * the group is not a tile_inner one (not measured there). On a Xeon (AVX-512 with
- * AMX), same-run ratio to memcpy, runs in turn, gathered -> pulled:
- * bench_access --dtype bf16 BHTD (3,2,1,0) (rows off lines), nine runs
- * each, at 512 MiB 0.39-0.50 -> 0.42-0.51 (medians 0.41 -> 0.44), at 64
- * MiB 0.75-0.96 -> 0.80-1.09 (0.85 -> 0.88), one build with a switch;
- * two builds, three runs each, 0.42-0.48 -> 0.43-0.50 and 0.72-0.86 ->
- * 0.90-1.02; bf16 (3,2,1,0) of [4, 12,
- * 87380, 64] (rows on lines) 0.46-0.47 -> 0.51-0.52, of [2, 12, 174762,
- * 64] 0.40-0.44 -> 0.47-0.48 (two runs each). Banded plans stay ahead
- * (bf16 [4, 8, 131072, 64] 0.49-0.51 banded, 0.36 pulled; [4, 16, 65536,
- * 64] and [8, 8, 65536, 64] level), and F32 lost pulled (gathered, [2,
- * 12, 87381, 64] 0.46-0.47 -> 0.42-0.43; banded, [4, 12, 43000, 64]
- * 0.87-0.88 -> 0.61-0.63). */
+/* Intel cores pull blocks of 2-byte elements only, and only where the band
+ * walk does not take the plan (grouped_bands.c, decided first) and the
+ * group is not a tile_inner one (not measured there). On a Xeon (AVX-512
+ * with AMX), same-run ratio to memcpy, runs in turn, gathered -> pulled:
+ * bench_access --dtype bf16 BHTD (3,2,1,0) (rows off lines), one build with
+ * a switch, nine runs each, at 512 MiB 0.39-0.50 -> 0.42-0.51 (medians 0.41
+ * -> 0.44), at 64 MiB 0.75-0.96 -> 0.80-1.09 (0.85 -> 0.88); two builds,
+ * three runs each, at 512 MiB 0.42-0.48 -> 0.43-0.50, at 64 MiB 0.72-0.86
+ * -> 0.90-1.02; bf16 (3,2,1,0) of [4, 12, 87380, 64] (rows on lines)
+ * 0.46-0.47 -> 0.51-0.52, of [2, 12, 174762, 64] 0.40-0.44 -> 0.47-0.48
+ * (two runs each). Banded plans stay ahead (bf16 [4, 8, 131072, 64]
+ * 0.49-0.51 banded, 0.36 pulled; [4, 16, 65536, 64] and [8, 8, 65536, 64]
+ * level), and F32 lost pulled (gathered, [2, 12, 87381, 64] 0.46-0.47 ->
+ * 0.42-0.43; banded, [4, 12, 43000, 64] 0.87-0.88 -> 0.61-0.63). */
 static bool intel_pulls(const lt__group_plan *g, bool tile_inner) { return g->es == 2 && !tile_inner; }
 
 /* Whether a streamed plan pulls its calls' rows in blocks, choosing the
- * kernel its calls then take (g->in_place into destination rows on
- * lines, g->in_place_seamed off them): where the calls' runs continue
- * one another in each row (dim outer's indices back to back in the
- * source), the group has PULL_MIN_ROWS rows or more, the elements are of
- * 2 or 4 bytes, this CPU has that kernel, and the blocks do not crowd
- * L2's sets (lt__blocks_crowd_sets; a tile_inner group, which the tile
- * kernels would take otherwise, pulls regardless); on Intel cores only
- * where intel_pulls allows. Calls it cannot take
- * gather: see group_cols. Seamed, F32 (3,2,1,0) of [2, 12, 87381, 64] (rows of 96
- * bytes a T index, every other one off a line), same-run ratio to
- * memcpy, two runs of each build in turn: 0.48-0.49 gathered -> 0.62-0.64
- * pulled; bf16 BHTD (bench_access's, T odd) level (0.57-0.60 ->
- * 0.59-0.60), as on lines (T even: 0.77-0.78 -> 0.79). Bytes gather: u8
- * BHTD with T a multiple of 4 (rows on lines) measured 0.67-0.69
- * gathered, 0.53-0.61 pulled. */
+ * kernel its calls then take (g->in_place into destination rows on lines,
+ * g->in_place_seamed off them): where the calls' runs continue one another
+ * in each row (dim outer's indices back to back in the source), the group
+ * has PULL_MIN_ROWS rows or more, the elements are of 2 or 4 bytes, this
+ * CPU has that kernel, and the blocks do not crowd L2's sets
+ * (lt__blocks_crowd_sets; a tile_inner group, which the tile kernels would
+ * take otherwise, pulls regardless); on Intel cores only where intel_pulls
+ * allows. Calls it cannot take gather: see group_cols. Seamed, F32
+ * (3,2,1,0) of [2, 12, 87381, 64] (rows of 96 bytes a T index, every other
+ * one off a line), same-run ratio to memcpy, two runs of each build in
+ * turn: 0.48-0.49 gathered -> 0.62-0.64 pulled; bf16 BHTD (bench_access's,
+ * T odd) level (0.57-0.60 -> 0.59-0.60), as on lines (T even: 0.77-0.78 ->
+ * 0.79). Bytes gather: u8 BHTD with T a multiple of 4 (rows on lines)
+ * measured 0.67-0.69 gathered, 0.53-0.61 pulled. */
 static bool pulls_blocks(lt__group_plan *g, bool tile_inner) {
   const lt__copy_args *a = g->a;
   if (lt__intel_cores() && !intel_pulls(g, tile_inner)) return false;
