@@ -79,8 +79,11 @@ static inline __attribute__((always_inline)) void rows_walk_seamed(char *dst, in
     TILE(out, src, EMIT_STREAM);                                                                                      \
   }                                                                                                                   \
   ATTR static inline __attribute__((always_inline)) void seam_##NAME(const lt__tile_out *out, tile_src src) {        \
-    if (emit_mode_of(out) == EMIT_SPLICED) TILE(out, src, EMIT_SPLICED);                                              \
-    else TILE(out, src, EMIT_STAGED);                                                                                 \
+    switch (emit_mode_of(out)) {                                                                                      \
+    case EMIT_SPLICED: TILE(out, src, EMIT_SPLICED); break;                                                           \
+    case EMIT_SPLICED_INNER: TILE(out, src, EMIT_SPLICED_INNER); break;                                               \
+    default: TILE(out, src, EMIT_STAGED); break;                                                                      \
+    }                                                                                                                 \
   }                                                                                                                   \
   ATTR static void rows_##NAME(char *dst, int64_t dst_ld, const char *const *rows, int64_t nrows, int64_t ncols) {   \
     rows_walk(dst, dst_ld, rows, nrows, ncols, ES, plain_##NAME, false);                                              \

@@ -106,7 +106,8 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * every segment streamed unspliced (wrong bytes, to time it) 0.76-0.77
  * -> 0.78-0.81; with the stage's store and load left out, level; with
  * the stage's lines asked for writing before each call, 0.80-0.82 ->
- * 0.76-0.78. */
+ * 0.76-0.78. Most of that tenth was the tiles' code: see
+ * EMIT_SPLICED_INNER. */
 static inline __attribute__((always_inline)) void splice_row(const lt__tile_out *o, char *seg, char *stage,
                                                              char *ends, const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
@@ -121,17 +122,52 @@ static inline __attribute__((always_inline)) void splice_row(const lt__tile_out 
   if (o->last) end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
   else if (keep && mis != 0) store_vec(stage, v[0]);
 }
+
+/* A row's segs segments from a tile between its run's first and last
+ * (EMIT_SPLICED_INNER): as splice_row, each spliced onto the one before
+ * (the first onto the segment the stage keeps) and the last kept, with
+ * none of the ends' byte copies in the tile's code. A row that starts on
+ * a line streams its segments as they are. */
+static inline __attribute__((always_inline)) void splice_inner(char *seg, char *stage, const vec *v, int segs,
+                                                               int unit) {
+  size_t mis = (uintptr_t)seg % 64;
+  if (mis == 0) {
+    LT__UNROLL for (int s = 0; s < segs; s++) stream_vec(seg + s * 64, v[s]);
+    return;
+  }
+  vec prev = *(const vec *)(const void *)stage;
+  LT__UNROLL for (int s = 0; s < segs; s++) {
+    stream_vec(seg + s * 64 - mis, lt__splice(prev, v[s], mis, unit));
+    prev = v[s];
+  }
+  store_vec(stage, prev);
+}
 #endif
 
 /* How a tile writes its rows; a constant in each specialised copy of the
- * tile, so that the code in use stays small enough for the I-cache. */
-typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED, EMIT_SPLICED } emit_mode;
+ * tile, so that the code in use stays small enough for the I-cache.
+ * Spliced tiles other than their rows' first and last take a copy of
+ * their own (EMIT_SPLICED_INNER, splice_inner): sharing one copy with the
+ * ends' byte copies, they ran a tenth slower than tiles into rows on
+ * lines, and slower still with every store of theirs left out (no
+ * stores at all, same-run ratio to memcpy: 0.96-1.04 spliced, 1.34-1.39
+ * for the same tiles through the streaming copy). Xeon (AVX-512 with
+ * AMX), F32 [524280, 64] (128 MiB) into 64 rows, same-run ratio to
+ * memcpy, two builds, three runs each in turn, one copy -> two: rows 2
+ * MiB - 32 bytes apart (one batch of BHTD (0,3,1,2) at 512 MiB)
+ * 0.82-0.84 -> 0.86-0.96, 2 MiB + 32 apart 0.83-0.85 -> 0.87-0.94, rows
+ * 2 MiB apart (on lines) level (0.97-0.99, 0.94-1.03). At 64 MiB, a
+ * switch flipped sample by sample in one process (60 samples), speed
+ * ratio: F32 BHTD (0,3,1,2) of [4, 12, 5461, 64] 1.025, 4097 x 4095
+ * 1.028; bf16 5793^2 1.053, BHTD (0,3,1,2) of [4, 12, 10922, 64] 1.041;
+ * u8 8190^2 1.016. */
+typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED, EMIT_SPLICED, EMIT_SPLICED_INNER } emit_mode;
 
 static inline emit_mode emit_mode_of(const lt__tile_out *o) {
   if (!o->stream) return EMIT_PLAIN;
   if (!o->stage) return EMIT_STREAM;
 #ifdef LT__SPLICE_MIN_UNIT
-  if (o->unit >= LT__SPLICE_MIN_UNIT) return EMIT_SPLICED;
+  if (o->unit >= LT__SPLICE_MIN_UNIT) return o->first || o->last ? EMIT_SPLICED : EMIT_SPLICED_INNER;
 #endif
   return EMIT_STAGED;
 }
@@ -149,6 +185,12 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
  * tile), to its segs adjacent 64-byte segments from seg on. */
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
                                                            const vec *v, emit_mode mode, int segs) {
+#ifdef LT__SPLICE_MIN_UNIT
+  if (mode == EMIT_SPLICED_INNER) {
+    splice_inner(seg, o->stage + row * 128, v, segs, o->unit);
+    return;
+  }
+#endif
   char *ends = o->ends ? o->ends + row * 128 : NULL;
   LT__UNROLL for (int s = 0; s < segs; s++) {
     char *at = seg + s * 64;
@@ -168,6 +210,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
       splice_row(&one, at, o->stage + row * 128, ends, part, s > 0 ? part - 1 : NULL, s == segs - 1);
 #endif
       break;
+    case EMIT_SPLICED_INNER: break; /* whole rows, above */
     }
   }
 }

@@ -93,6 +93,11 @@ static inline __attribute__((always_inline)) void line_tile(const lt__tile_out *
     line_tile_segs(o, src, sld, es, EMIT_SPLICED);
 #endif
     break;
+  case EMIT_SPLICED_INNER:
+#ifdef LT__SPLICE_MIN_UNIT
+    line_tile_segs(o, src, sld, es, EMIT_SPLICED_INNER);
+#endif
+    break;
   }
 }
 
