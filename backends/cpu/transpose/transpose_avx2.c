@@ -127,6 +127,7 @@ static inline __attribute__((always_inline)) void wide_tile(const lt__tile_out *
   switch (emit_mode_of(o)) {
   case EMIT_PLAIN: wide_tile_as(o, src, sld, es, EMIT_PLAIN); break;
   case EMIT_STREAM: wide_tile_as(o, src, sld, es, EMIT_STREAM); break;
+  case EMIT_STAGED_INNER: wide_tile_as(o, src, sld, es, EMIT_STAGED_INNER); break;
   default: wide_tile_as(o, src, sld, es, EMIT_STAGED); break;
   }
 }

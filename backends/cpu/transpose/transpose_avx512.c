@@ -156,6 +156,10 @@ static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
     if (out->segs == 2) rows_tile4(out, rows, EMIT_STAGED, 2);
     else rows_tile4(out, rows, EMIT_STAGED, 1);
     break;
+  case EMIT_STAGED_INNER:
+    if (out->segs == 2) rows_tile4(out, rows, EMIT_STAGED_INNER, 2);
+    else rows_tile4(out, rows, EMIT_STAGED_INNER, 1);
+    break;
   case EMIT_SPLICED:
     if (out->segs == 2) rows_tile4(out, rows, EMIT_SPLICED, 2);
     else rows_tile4(out, rows, EMIT_SPLICED, 1);
@@ -236,6 +240,10 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
     if (out->segs == 2) rows_tile2(out, rows, EMIT_STAGED, 2);
     else rows_tile2(out, rows, EMIT_STAGED, 1);
     break;
+  case EMIT_STAGED_INNER:
+    if (out->segs == 2) rows_tile2(out, rows, EMIT_STAGED_INNER, 2);
+    else rows_tile2(out, rows, EMIT_STAGED_INNER, 1);
+    break;
   case EMIT_SPLICED:
     if (out->segs == 2) rows_tile2(out, rows, EMIT_SPLICED, 2);
     else rows_tile2(out, rows, EMIT_SPLICED, 1);
@@ -296,6 +304,7 @@ __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out 
   case EMIT_PLAIN: rows_tile1(out, rows, EMIT_PLAIN); break;
   case EMIT_STREAM: rows_tile1(out, rows, EMIT_STREAM); break;
   case EMIT_STAGED: rows_tile1(out, rows, EMIT_STAGED); break;
+  case EMIT_STAGED_INNER: rows_tile1(out, rows, EMIT_STAGED_INNER); break;
   case EMIT_SPLICED: rows_tile1(out, rows, EMIT_SPLICED); break;
   case EMIT_SPLICED_INNER: rows_tile1(out, rows, EMIT_SPLICED_INNER); break;
   }

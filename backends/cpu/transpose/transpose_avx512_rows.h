@@ -82,6 +82,7 @@ static inline __attribute__((always_inline)) void rows_walk_seamed(char *dst, in
     switch (emit_mode_of(out)) {                                                                                      \
     case EMIT_SPLICED: TILE(out, src, EMIT_SPLICED); break;                                                           \
     case EMIT_SPLICED_INNER: TILE(out, src, EMIT_SPLICED_INNER); break;                                               \
+    case EMIT_STAGED_INNER: TILE(out, src, EMIT_STAGED_INNER); break;                                                 \
     default: TILE(out, src, EMIT_STAGED); break;                                                                      \
     }                                                                                                                 \
   }                                                                                                                   \

@@ -87,6 +87,21 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
   }
 }
 
+/* A row's segs segments from a tile that is neither of its run's first
+ * two nor its last (EMIT_STAGED_INNER): stage_row's steady state, with
+ * none of the ends' byte copies in the tile's code. */
+static inline __attribute__((always_inline)) void stage_inner(char *seg, char *stage, const vec *v, int segs) {
+  size_t mis = (uintptr_t)seg % 64;
+  LT__UNROLL for (int s = 0; s < segs; s++) {
+    vec line[ROW_VECS], prev[ROW_VECS];
+    load_row(line, stage + 64 - mis);
+    stream_row(seg + s * 64 - 64 - mis, line);
+    load_row(prev, stage + 64);
+    store_row(stage, prev);
+    store_row(stage + 64, v + s * ROW_VECS);
+  }
+}
+
 #ifdef LT__SPLICE_MIN_UNIT
 /* As stage_row, for a path whose one-vector rows can be spliced in a
  * register (lt__splice): the stage keeps only the row's last segment,
@@ -160,8 +175,19 @@ static inline __attribute__((always_inline)) void splice_inner(char *seg, char *
  * switch flipped sample by sample in one process (60 samples), speed
  * ratio: F32 BHTD (0,3,1,2) of [4, 12, 5461, 64] 1.025, 4097 x 4095
  * 1.028; bf16 5793^2 1.053, BHTD (0,3,1,2) of [4, 12, 10922, 64] 1.041;
- * u8 8190^2 1.016. */
-typedef enum emit_mode { EMIT_PLAIN, EMIT_STREAM, EMIT_STAGED, EMIT_SPLICED, EMIT_SPLICED_INNER } emit_mode;
+ * u8 8190^2 1.016. Staged tiles likewise (EMIT_STAGED_INNER), each path
+ * on u8 16383^2 (rows at odd addresses), the switch flipped sample by
+ * sample (30 samples): AVX2 1.094, AVX-512 1.060, with VBMI 1.064; bf16
+ * 8191^2 on AVX2 1.021; F32 on AVX2 level (8191^2 1.016, 8190^2 1.008,
+ * 6000^2 0.994, 60 samples each). */
+typedef enum emit_mode {
+  EMIT_PLAIN,
+  EMIT_STREAM,
+  EMIT_STAGED,
+  EMIT_STAGED_INNER,
+  EMIT_SPLICED,
+  EMIT_SPLICED_INNER
+} emit_mode;
 
 static inline emit_mode emit_mode_of(const lt__tile_out *o) {
   if (!o->stream) return EMIT_PLAIN;
@@ -169,7 +195,7 @@ static inline emit_mode emit_mode_of(const lt__tile_out *o) {
 #ifdef LT__SPLICE_MIN_UNIT
   if (o->unit >= LT__SPLICE_MIN_UNIT) return o->first || o->last ? EMIT_SPLICED : EMIT_SPLICED_INNER;
 #endif
-  return EMIT_STAGED;
+  return o->first || o->second || o->last ? EMIT_STAGED : EMIT_STAGED_INNER;
 }
 
 /* The flags of tile s of the segs tiles of a call, as if called alone. */
@@ -185,6 +211,10 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
  * tile), to its segs adjacent 64-byte segments from seg on. */
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
                                                            const vec *v, emit_mode mode, int segs) {
+  if (mode == EMIT_STAGED_INNER) {
+    stage_inner(seg, o->stage + row * 128, v, segs);
+    return;
+  }
 #ifdef LT__SPLICE_MIN_UNIT
   if (mode == EMIT_SPLICED_INNER) {
     splice_inner(seg, o->stage + row * 128, v, segs, o->unit);
@@ -210,6 +240,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
       splice_row(&one, at, o->stage + row * 128, ends, part, s > 0 ? part - 1 : NULL, s == segs - 1);
 #endif
       break;
+    case EMIT_STAGED_INNER:
     case EMIT_SPLICED_INNER: break; /* whole rows, above */
     }
   }

@@ -88,6 +88,7 @@ static inline __attribute__((always_inline)) void line_tile(const lt__tile_out *
   case EMIT_PLAIN: line_tile_as(o, src, sld, es, EMIT_PLAIN, 1); break;
   case EMIT_STREAM: line_tile_segs(o, src, sld, es, EMIT_STREAM); break;
   case EMIT_STAGED: line_tile_segs(o, src, sld, es, EMIT_STAGED); break;
+  case EMIT_STAGED_INNER: line_tile_segs(o, src, sld, es, EMIT_STAGED_INNER); break;
   case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
     line_tile_segs(o, src, sld, es, EMIT_SPLICED);
