@@ -171,7 +171,9 @@ static inline __attribute__((always_inline)) void splice_inner(char *seg, char *
  * memcpy, two builds, three runs each in turn, one copy -> two: rows 2
  * MiB - 32 bytes apart (one batch of BHTD (0,3,1,2) at 512 MiB)
  * 0.82-0.84 -> 0.86-0.96, 2 MiB + 32 apart 0.83-0.85 -> 0.87-0.94, rows
- * 2 MiB apart (on lines) level (0.97-0.99, 0.94-1.03). At 64 MiB, a
+ * 2 MiB apart (on lines) level (0.97-0.99, 0.94-1.03); bench_access
+ * --sizes 512 --only "(0,3,1,2)", four runs each in turn, 0.85-0.86 ->
+ * 0.89-0.91. At 64 MiB, a
  * switch flipped sample by sample in one process (60 samples), speed
  * ratio: F32 BHTD (0,3,1,2) of [4, 12, 5461, 64] 1.025, 4097 x 4095
  * 1.028; bf16 5793^2 1.053, BHTD (0,3,1,2) of [4, 12, 10922, 64] 1.041;
