@@ -162,26 +162,26 @@ static inline __attribute__((always_inline)) void splice_inner(char *seg, char *
 /* How a tile writes its rows; a constant in each specialised copy of the
  * tile, so that the code in use stays small enough for the I-cache.
  * Spliced tiles other than their rows' first and last take a copy of
- * their own (EMIT_SPLICED_INNER, splice_inner): sharing one copy with the
- * ends' byte copies, they ran a tenth slower than tiles into rows on
- * lines, and slower still with every store of theirs left out (no
- * stores at all, same-run ratio to memcpy: 0.96-1.04 spliced, 1.34-1.39
- * for the same tiles through the streaming copy). Xeon (AVX-512 with
- * AMX), F32 [524280, 64] (128 MiB) into 64 rows, same-run ratio to
- * memcpy, two builds, three runs each in turn, one copy -> two: rows 2
- * MiB - 32 bytes apart (one batch of BHTD (0,3,1,2) at 512 MiB)
- * 0.82-0.84 -> 0.86-0.96, 2 MiB + 32 apart 0.83-0.85 -> 0.87-0.94, rows
- * 2 MiB apart (on lines) level (0.97-0.99, 0.94-1.03); bench_access
+ * their own (EMIT_SPLICED_INNER, splice_inner), without the ends' code
+ * and its byte copies: in the copy they shared with the ends, they ran a
+ * tenth slower than tiles into rows on lines, and slower still with every
+ * store of theirs left out (no stores at all, same-run ratio to memcpy:
+ * 0.96-1.04 spliced against 1.34-1.39 for the same tiles through the
+ * streaming copy; what in the shared copy costs it was not pinned down).
+ * Xeon (AVX-512 with AMX), F32 [524280, 64] (128 MiB) into 64 rows,
+ * same-run ratio to memcpy, two builds, three runs each in turn, one copy
+ * -> two: rows 2 MiB - 32 bytes apart (one batch of BHTD (0,3,1,2) at 512
+ * MiB) 0.82-0.84 -> 0.86-0.96, 2 MiB + 32 apart 0.83-0.85 -> 0.87-0.94,
+ * rows 2 MiB apart (on lines) level (0.97-0.99, 0.94-1.03); bench_access
  * --sizes 512 --only "(0,3,1,2)", four runs each in turn, 0.85-0.86 ->
- * 0.89-0.91. At 64 MiB, a
- * switch flipped sample by sample in one process (60 samples), speed
- * ratio: F32 BHTD (0,3,1,2) of [4, 12, 5461, 64] 1.025, 4097 x 4095
- * 1.028; bf16 5793^2 1.053, BHTD (0,3,1,2) of [4, 12, 10922, 64] 1.041;
- * u8 8190^2 1.016. Staged tiles likewise (EMIT_STAGED_INNER), each path
- * on u8 16383^2 (rows at odd addresses), the switch flipped sample by
- * sample (30 samples): AVX2 1.094, AVX-512 1.060, with VBMI 1.064; bf16
- * 8191^2 on AVX2 1.021; F32 on AVX2 level (8191^2 1.016, 8190^2 1.008,
- * 6000^2 0.994, 60 samples each). */
+ * 0.89-0.91. At 64 MiB, a switch flipped sample by sample in one process
+ * (60 samples), speed ratio: F32 BHTD (0,3,1,2) of [4, 12, 5461, 64]
+ * 1.025, 4097 x 4095 1.028; bf16 5793^2 1.053, BHTD (0,3,1,2) of [4, 12,
+ * 10922, 64] 1.041; u8 8190^2 1.016. Staged tiles likewise
+ * (EMIT_STAGED_INNER), each path on u8 16383^2 (rows at odd addresses),
+ * the switch flipped sample by sample (30 samples): AVX2 1.094, AVX-512
+ * 1.060, with VBMI 1.064; bf16 8191^2 on AVX2 1.021; F32 on AVX2 level
+ * (8191^2 1.016, 8190^2 1.008, 6000^2 0.994, 60 samples each). */
 typedef enum emit_mode {
   EMIT_PLAIN,
   EMIT_STREAM,
