@@ -364,7 +364,17 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * 8192 and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran
  * faster single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84,
  * 0.68 -> 0.48); no rule of width or row stride measured so far tells
- * them apart. */
+ * them apart. One thing single tiles cost on the Xeon: streaming one line
+ * to each of many rows a multiple of 128 bytes apart (every line with the
+ * same bit 6 of its address) writes at half the rate of sequential stores
+ * (11.5-13 GB/s against 22-25, rows 4 KiB to 4 MiB apart), so bf16 [16384,
+ * 16352] (destination rows 32 KiB apart) runs at 0.67-0.68 of memcpy
+ * against 0.90 for 16352^2, at 512 MiB. Pairs write two lines a row, but
+ * read 64 source rows at once, which cost more where those rows lie a
+ * power of two apart (16384^2 above); two strips' tiles through a stage in
+ * L2, or the second strip half a panel behind the first, measured mixed
+ * (bf16 [16384, 16352] 1.02-1.12x, 16384^2 0.89-1.01x, u8 0.84-0.96x,
+ * where rows lie well 0.76-0.82x through the stage). */
 static inline bool takes_pairs(size_t es, int64_t cols) {
   return es >= 4 || (es == 2 && cols > 64 && !lt__intel_cores());
 }
