@@ -71,10 +71,10 @@ enum { ROW_SPLIT_SHARE_BYTES = 4096 };
  * KiB) 0.96x, and 1024 x 64, 2048 x 64, 1536 x 128 level. bench_access
  * --threads 2 at 1 MiB (OPENBLAS_NUM_THREADS=1, whose spin at load would
  * take a core), three runs each in turn, the 2-D transpose 0.356-0.387 ->
- * 0.413-0.420 of a two-thread memcpy, the rest level. At
- * 8 MiB, two builds in turn, two runs each: 1448^2 35.7-37.5 -> 40.4-41.8
- * GB/s, (0,2,1) of [2, 1024, 1024] 44.9-45.0 -> 51.4-52.6, 3000 x 700
- * 36.3-36.5 -> 36.6-43.4. */
+ * 0.413-0.420 of a two-thread memcpy, the rest level. At 8 MiB, two
+ * builds in turn, two runs each: 1448^2 35.7-37.5 -> 40.4-41.8 GB/s,
+ * (0,2,1) of [2, 1024, 1024] 44.9-45.0 -> 51.4-52.6, 3000 x 700 36.3-36.5
+ * -> 36.6-43.4. */
 enum { CACHED_ROW_SPLIT_MIN_BYTES = 4096 };
 
 /* Whether threads split a transpose of few outer indices by source rows

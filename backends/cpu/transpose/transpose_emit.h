@@ -51,6 +51,22 @@ static inline __attribute__((always_inline)) void end_bytes(char *ends, bool las
   else store_bytes(p, v, from, n);
 }
 
+/* Segment k of a staged row past its run's first (see stage_row): line
+ * k - 1 streamed out where out (not for the run's second segment, whose
+ * line k - 1 is the partial first one, written with the ends), then the
+ * stage shifted to hold segments k - 1 and k. */
+static inline __attribute__((always_inline)) void stage_step(char *seg, char *stage, const vec *v, size_t mis,
+                                                             bool out) {
+  vec line[ROW_VECS], prev[ROW_VECS];
+  if (out) {
+    load_row(line, stage + 64 - mis);
+    stream_row(seg - 64 - mis, line);
+  }
+  load_row(prev, stage + 64);
+  store_row(stage, prev);
+  store_row(stage + 64, v);
+}
+
 /* Streams segment k of a destination row's run of K segments, which
  * starts mis bytes into a line: line j (1 <= j < K) is the last mis bytes
  * of segment j - 1 and the first 64 - mis of segment j. The stage holds
@@ -63,7 +79,6 @@ static inline __attribute__((always_inline)) void end_bytes(char *ends, bool las
 static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *o, char *seg, char *stage,
                                                             char *ends, const vec *v) {
   size_t mis = (uintptr_t)seg % 64;
-  vec line[ROW_VECS], prev[ROW_VECS];
   if (o->first && o->last) {
     store_row(seg, v);
     return;
@@ -73,14 +88,9 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
     store_row(stage + 64, v);
     return;
   }
-  if (!o->second) {
-    load_row(line, stage + 64 - mis);
-    stream_row(seg - 64 - mis, line);
-  }
-  load_row(prev, stage + 64);
-  store_row(stage, prev);
-  store_row(stage + 64, v);
+  stage_step(seg, stage, v, mis, !o->second);
   if (o->last) {
+    vec line[ROW_VECS];
     load_row(line, stage + 64 - mis);
     stream_row(seg - mis, line);
     end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
@@ -92,14 +102,7 @@ static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *
  * none of the ends' byte copies in the tile's code. */
 static inline __attribute__((always_inline)) void stage_inner(char *seg, char *stage, const vec *v, int segs) {
   size_t mis = (uintptr_t)seg % 64;
-  LT__UNROLL for (int s = 0; s < segs; s++) {
-    vec line[ROW_VECS], prev[ROW_VECS];
-    load_row(line, stage + 64 - mis);
-    stream_row(seg + s * 64 - 64 - mis, line);
-    load_row(prev, stage + 64);
-    store_row(stage, prev);
-    store_row(stage + 64, v + s * ROW_VECS);
-  }
+  LT__UNROLL for (int s = 0; s < segs; s++) stage_step(seg + s * 64, stage, v + s * ROW_VECS, mis, true);
 }
 
 #ifdef LT__SPLICE_MIN_UNIT
