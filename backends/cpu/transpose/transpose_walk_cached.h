@@ -21,18 +21,42 @@ static inline void lt__tile_lines_for_writing(const lt__tiling *g, int64_t r, in
   }
 }
 
+/* Asks for writing for the line in which each destination row of tile
+ * (r, c) ends: where the rows lie on lines, the row's one line; where
+ * off, the line it reaches past the tile above's, whose last line it
+ * starts in. */
+static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c) {
+  char *q = g->dst + c * g->dld + r * g->es + 63;
+  for (int64_t j = 0; j < g->t; j++) lt__prefetch_l1(q + j * g->dld, 1);
+}
+
 /* Asks for the source of the tile below tile (r, c), if any, into L1, and
- * for tiles of at most 16 rows, its destination lines for writing (see
- * lt__tiles_cached): one per row. Asking for both lines of rows off a
- * line measured level or worse there (Xeon, F32 in cache, same-run ratio
- * to memcpy, two runs each, one -> both: 500 x 500 0.73-0.74 ->
- * 0.70-0.71, 60 x 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 ->
- * 0.66-0.67, 1016 x 64 and 1100 x 64 level). */
+ * for the destination lines it will be first to write (see
+ * lt__tiles_cached): for tiles of 4 and 8 bytes always, for those of 2
+ * and 1 only where the rows lie off lines. Those asks once took each
+ * row's first line, which, off lines, tile (r, c) has just written: the
+ * line past it was the one to ask for. Xeon, in cache, the switch
+ * flipped sample by sample (200 to 300 samples), speed ratio, first
+ * lines (none for 2 and 1 bytes) -> new lines: F32 500 x 500 1.044x, 362
+ * x 724 1.093x, 1000 x 250 1.024x; F64 (0,2,1) of [50, 50, 52] 1.177x,
+ * 362 x 362 1.045x; bf16 724 x 724 (rows 1448 bytes apart) 1.275x; u8
+ * 1000 x 1000 1.193x. bench_access at 1 MiB, two runs each in turn:
+ * bf16 2-D 0.39-0.40 -> 0.50-0.51, u8 (2,0,1) 0.41 -> 0.46-0.49, F64
+ * (0,2,1) 0.53-0.55 -> 0.60-0.61, F64 (1,2,0) 0.64-0.65 -> 0.69, the
+ * rest level. On lines, 2- and 1-byte tiles measured the asks slower
+ * (bench_access, two runs each: bf16 704 x 704 0.62 -> 0.56-0.58, u8
+ * 1024 x 1024 0.46-0.48 -> 0.40-0.41). Asking for both lines of rows
+ * off a line had measured level or worse (F32, same-run ratio to memcpy,
+ * two runs each, first -> both: 500 x 500 0.73-0.74 -> 0.70-0.71, 60 x
+ * 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 -> 0.66-0.67). The
+ * AVX2 tiles, timed through the kernel table on the same Xeon: F32 500 x
+ * 500 1.08x, bf16 700 x 700 1.04x and 724 x 724 0.98-0.99x, u8 1000 x
+ * 1000 0.95-0.96x. */
 static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
   for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
-  if (g->es >= 4) lt__tile_lines_for_writing(g, r + g->t, c, false);
+  if (g->es >= 4 || g->off_lines) lt__tile_new_lines(g, r + g->t, c);
 }
 
 /* Asks for the destination lines of the tile after (r, c) in a walk
@@ -88,7 +112,8 @@ static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
  * 0.38-0.39 -> 0.46-0.50, the 2-D transpose 0.52-0.56 -> 0.57-0.62, the
  * rest level; bf16 and u8 level). Tiles of 4- and 8-byte elements (16
  * rows or fewer) also ask for the destination lines the tile below will
- * write, for writing: F32, bench_access at 1 MiB, three runs each, 2-D
+ * write, for writing (where the rows lie off lines, 2- and 1-byte tiles
+ * too: lt__tile_below): F32, bench_access at 1 MiB, three runs each, 2-D
  * 0.57-0.62 -> 0.61-0.64, (0,2,1) 0.64-0.65 -> 0.70-0.71, (2,1,0)
  * 0.48-0.49 -> 0.51-0.54, the rest level; F64, two runs, 2-D 0.55-0.59 ->
  * 0.64-0.66, (2,0,1) 0.58-0.61 -> 0.66-0.68, (2,1,0) 0.49-0.52 ->
