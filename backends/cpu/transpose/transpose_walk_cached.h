@@ -60,16 +60,25 @@ static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
 }
 
 /* Asks for the destination lines of the tile after (r, c) in a walk
- * along the source's rows (see lt__rows_near_pages), for tiles of at
- * most 16 rows: both lines of each row where the rows are off a line,
- * since the next tile's rows are other rows, whose second lines nothing
- * has touched. Xeon, F32 in cache, same-run ratio to memcpy, two runs
- * each, none -> first lines -> both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB)
- * 0.52-0.53 -> 0.62-0.64 -> 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54
- * -> 0.77, 1020 x 256 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. */
+ * along the source's rows (see lt__rows_near_pages): both lines of each
+ * row where the rows are off a line, since the next tile's rows are
+ * other rows, whose second lines nothing has touched. Xeon, F32 in
+ * cache, same-run ratio to memcpy, two runs each, none -> first lines ->
+ * both: 1020 x 64 (BHTD (0,3,1,2) at 1 MiB) 0.52-0.53 -> 0.62-0.64 ->
+ * 0.78-0.83, 3068 x 64 0.45-0.46 -> 0.52-0.54 -> 0.77, 1020 x 256
+ * 0.47-0.50 -> 0.37-0.38 -> 0.80-0.83. 2- and 1-byte tiles walk along
+ * rows only near pages, where the rows are always off lines, and gain
+ * as much (the switch flipped sample by sample, 200 samples, speed
+ * ratio, none -> both: bf16 BHTD (0,3,1,2) of [4, 12, 170, 64] 1.322x,
+ * 2050 x 256 1.116x; u8 BHTD (0,3,1,2) of [4, 12, 341, 64] 1.101x, 4095
+ * x 256 1.040x; first lines alone against both, bf16 2050 x 256 0.911x,
+ * u8 4095 x 256 0.979x; the AVX2 tiles through the kernel table, none
+ * -> both, bf16 2050 x 256 1.044x, u8 4095 x 256 1.010x). bench_access
+ * at 1 MiB, two runs each in turn: bf16 BHTD (0,3,1,2) 0.37 ->
+ * 0.52-0.55, u8 0.29-0.30 -> 0.32-0.34, the rest level. */
 static inline void lt__tile_after(const lt__tiling *g, int64_t r, int64_t c) {
   if (c + g->t >= g->c0 + g->ncols) c = g->c0 - g->t, r += g->t;
-  if (r < g->r0 + g->nrows && g->es >= 4) lt__tile_lines_for_writing(g, r, c + g->t, true);
+  if (r < g->r0 + g->nrows) lt__tile_lines_for_writing(g, r, c + g->t, true);
 }
 
 /* Cached output: strips of a tile's rows of the side whose rows lie
