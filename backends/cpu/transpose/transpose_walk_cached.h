@@ -30,8 +30,10 @@ static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c)
   for (int64_t j = 0; j < g->t; j++) lt__prefetch_l1(q + j * g->dld, 1);
 }
 
-/* Asks for the source of the tile below tile (r, c), if any, into L1, and
- * for the destination lines it will be first to write (see
+/* Asks for the source of the tile below tile (r, c), if any, into L1
+ * (both lines of each row where the rows lie off lines: a row's second
+ * line is its own, and its first was last read a column of tiles ago),
+ * and for the destination lines it will be first to write (see
  * lt__tiles_cached): for tiles of 4 and 8 bytes always, for those of 2
  * and 1 only where the rows lie off lines. Those asks once took each
  * row's first line, which, off lines, tile (r, c) has just written: the
@@ -51,11 +53,22 @@ static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c)
  * 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 -> 0.66-0.67). The
  * AVX2 tiles, timed through the kernel table on the same Xeon: F32 500 x
  * 500 1.08x, bf16 700 x 700 1.04x and 724 x 724 0.98-0.99x, u8 1000 x
- * 1000 0.95-0.96x. */
+ * 1000 0.95-0.96x. The source's second lines, against the first alone
+ * (sample by sample, 200 to 300 samples): F32 500 x 500 1.024x, 362 x
+ * 724 1.032x; F64 362 x 362 1.015x; bf16 724 x 724 1.109x; u8 1000 x
+ * 1000 1.048x; rows on lines, where there is no second line, level (bf16
+ * 704 x 704); the AVX2 tiles 1.025x (F32 500 x 500), 1.052-1.104x (bf16
+ * 700 x 700 and 724 x 724), 1.046x (u8 1000 x 1000). bench_access at 1
+ * MiB, three runs each in turn: bf16 2-D 0.50-0.51 -> 0.55-0.56, the
+ * rest level. */
 static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
-  for (int64_t i = 0; i < g->t; i++) __builtin_prefetch(p + i * g->sld, 0, 3);
+  bool off_lines = ((uintptr_t)p | (uintptr_t)g->sld) % 64 != 0;
+  for (int64_t i = 0; i < g->t; i++) {
+    __builtin_prefetch(p + i * g->sld, 0, 3);
+    if (off_lines) __builtin_prefetch(p + i * g->sld + 63, 0, 3);
+  }
   if (g->es >= 4 || g->off_lines) lt__tile_new_lines(g, r + g->t, c);
 }
 
