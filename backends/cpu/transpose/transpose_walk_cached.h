@@ -31,11 +31,11 @@ static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c)
 }
 
 /* Asks for the source of the tile below tile (r, c), if any, into L1
- * (both lines of each row where the rows lie off lines: a row's second
- * line is its own, and its first was last read a column of tiles ago),
- * and for the destination lines it will be first to write (see
- * lt__tiles_cached): for tiles of 4 and 8 bytes always, for those of 2
- * and 1 only where the rows lie off lines. Those asks once took each
+ * (both lines of each source row where those rows lie off lines: a
+ * row's second line is its own, and its first was last read a column of
+ * tiles ago), and for the destination lines it will be first to write
+ * (see lt__tiles_cached): for tiles of 4 and 8 bytes always, for those
+ * of 2 and 1 only where the destination rows lie off lines. Those asks once took each
  * row's first line, which, off lines, tile (r, c) has just written: the
  * line past it was the one to ask for. Xeon, in cache, the switch
  * flipped sample by sample (200 to 300 samples), speed ratio, first
@@ -64,10 +64,10 @@ static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c)
 static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
-  bool off_lines = ((uintptr_t)p | (uintptr_t)g->sld) % 64 != 0;
+  bool src_off_lines = ((uintptr_t)p | (uintptr_t)g->sld) % 64 != 0;
   for (int64_t i = 0; i < g->t; i++) {
     __builtin_prefetch(p + i * g->sld, 0, 3);
-    if (off_lines) __builtin_prefetch(p + i * g->sld + 63, 0, 3);
+    if (src_off_lines) __builtin_prefetch(p + i * g->sld + 63, 0, 3);
   }
   if (g->es >= 4 || g->off_lines) lt__tile_new_lines(g, r + g->t, c);
 }
