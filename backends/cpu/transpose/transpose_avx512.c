@@ -97,6 +97,24 @@ static inline __attribute__((always_inline)) const float *src_row(tile_src s, in
   return (const float *)(const void *)(s.rows ? s.rows[i] + s.off : s.src + i * s.sld);
 }
 
+/* Calls ROWS_TILE(out, rows, mode, segs) with the tile's write mode and
+ * its count of tiles (one, or a pair along the rows) as constants, so
+ * that each combination is a specialised copy of its own (emit_mode). */
+#define TILE_BY_SEGS(ROWS_TILE, out, rows, mode)                                                                      \
+  do {                                                                                                                \
+    if ((out)->segs == 2) ROWS_TILE(out, rows, mode, 2);                                                              \
+    else ROWS_TILE(out, rows, mode, 1);                                                                               \
+  } while (0)
+#define TILE_BY_MODE(ROWS_TILE, out, rows)                                                                            \
+  switch (emit_mode_of(out)) {                                                                                        \
+  case EMIT_PLAIN: ROWS_TILE(out, rows, EMIT_PLAIN, 1); break;                                                        \
+  case EMIT_STREAM: TILE_BY_SEGS(ROWS_TILE, out, rows, EMIT_STREAM); break;                                           \
+  case EMIT_STAGED: TILE_BY_SEGS(ROWS_TILE, out, rows, EMIT_STAGED); break;                                           \
+  case EMIT_STAGED_INNER: TILE_BY_SEGS(ROWS_TILE, out, rows, EMIT_STAGED_INNER); break;                               \
+  case EMIT_SPLICED: TILE_BY_SEGS(ROWS_TILE, out, rows, EMIT_SPLICED); break;                                         \
+  case EMIT_SPLICED_INNER: TILE_BY_SEGS(ROWS_TILE, out, rows, EMIT_SPLICED_INNER); break;                             \
+  }
+
 /* F32 tiles from whole-row loads and the 16 x 16 register transpose
  * instead of gathered lanes: each source line is loaded once, where the
  * lanes load it in four 16-byte pieces, one per pass, and a line that
@@ -146,29 +164,7 @@ static inline __attribute__((always_inline)) void rows_tile4(const lt__tile_out 
 
 static void tile4(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
-  switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile4(out, rows, EMIT_PLAIN, 1); break;
-  case EMIT_STREAM:
-    if (out->segs == 2) rows_tile4(out, rows, EMIT_STREAM, 2);
-    else rows_tile4(out, rows, EMIT_STREAM, 1);
-    break;
-  case EMIT_STAGED:
-    if (out->segs == 2) rows_tile4(out, rows, EMIT_STAGED, 2);
-    else rows_tile4(out, rows, EMIT_STAGED, 1);
-    break;
-  case EMIT_STAGED_INNER:
-    if (out->segs == 2) rows_tile4(out, rows, EMIT_STAGED_INNER, 2);
-    else rows_tile4(out, rows, EMIT_STAGED_INNER, 1);
-    break;
-  case EMIT_SPLICED:
-    if (out->segs == 2) rows_tile4(out, rows, EMIT_SPLICED, 2);
-    else rows_tile4(out, rows, EMIT_SPLICED, 1);
-    break;
-  case EMIT_SPLICED_INNER:
-    if (out->segs == 2) rows_tile4(out, rows, EMIT_SPLICED_INNER, 2);
-    else rows_tile4(out, rows, EMIT_SPLICED_INNER, 1);
-    break;
-  }
+  TILE_BY_MODE(rows_tile4, out, rows);
 }
 
 /* 2-byte tiles (32 x 32 halves) from whole-row loads too, where the lanes
@@ -230,29 +226,7 @@ static inline __attribute__((always_inline)) void rows_tile2(const lt__tile_out 
 
 static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
-  switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile2(out, rows, EMIT_PLAIN, 1); break;
-  case EMIT_STREAM:
-    if (out->segs == 2) rows_tile2(out, rows, EMIT_STREAM, 2);
-    else rows_tile2(out, rows, EMIT_STREAM, 1);
-    break;
-  case EMIT_STAGED:
-    if (out->segs == 2) rows_tile2(out, rows, EMIT_STAGED, 2);
-    else rows_tile2(out, rows, EMIT_STAGED, 1);
-    break;
-  case EMIT_STAGED_INNER:
-    if (out->segs == 2) rows_tile2(out, rows, EMIT_STAGED_INNER, 2);
-    else rows_tile2(out, rows, EMIT_STAGED_INNER, 1);
-    break;
-  case EMIT_SPLICED:
-    if (out->segs == 2) rows_tile2(out, rows, EMIT_SPLICED, 2);
-    else rows_tile2(out, rows, EMIT_SPLICED, 1);
-    break;
-  case EMIT_SPLICED_INNER:
-    if (out->segs == 2) rows_tile2(out, rows, EMIT_SPLICED_INNER, 2);
-    else rows_tile2(out, rows, EMIT_SPLICED_INNER, 1);
-    break;
-  }
+  TILE_BY_MODE(rows_tile2, out, rows);
 }
 
 /* Byte tiles (64 x 64) from whole-row loads, where the CPU has
