@@ -355,6 +355,13 @@ START_TEST(streamed_kernels_match_the_naive_loop_on_small_and_unaligned_shapes) 
       layout l = {69, 130, 131, 70, offsets[so], offsets[d]};
       check_layout(&k, &l);
     }
+  /* Destination rows a multiple of 128 bytes apart, an element off one,
+   * and from a pointer off a line: Intel cores stream halves there in
+   * pairs of tiles too (takes_pairs); two strips of pairs, then rows
+   * past the last full tile. */
+  const int64_t ld = 1536 / (int64_t)k.es;
+  const layout bit6[] = {{140, 100, 100, ld, 0, 0}, {140, 100, 100, ld + 1, 0, 0}, {140, 100, 100, ld, 0, 6}};
+  for (int i = 0; i < 3; i++) check_layout(&k, &bit6[i]);
 }
 END_TEST
 

@@ -289,6 +289,31 @@ static void tile1(const lt__tile_out *out, const char *src, int64_t sld) { line_
 
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_tile(out, src, sld, 8); }
 
+/* Whether a single tile's rows, dld_bytes apart, keep bit 6 of their
+ * lines' addresses for more than BIT6_RUN_ROWS rows at a time: rows a
+ * multiple of 128 bytes apart, or within 64 / BIT6_RUN_ROWS bytes of one,
+ * whose bit 6 turns only every 64 / (that distance) rows. On the Xeon such
+ * bf16 transposes ran faster in pairs (takes_pairs), the others not.
+ * bench_access --dtype bf16, same-run ratio to memcpy, two runs each in
+ * turn, single -> pairs: (0,2,1) of [B, R, 323] at 64 MiB, destination
+ * rows 2R bytes apart, R = 192, 384, 448, 576 (on a multiple) 0.57-0.65 ->
+ * 0.96-1.16, 322 (4 bytes off) 0.62-0.72 -> 0.74-0.79, 323 (6 off)
+ * 0.59-0.60 -> 0.67-0.70, 324, 326, 328 (8, 12, 16 off) level or behind
+ * (0.63-0.73 -> 0.68-0.72), 645 (10 off) level (behind at 512 MiB: 645^3,
+ * 0.72-0.77 -> 0.68-0.70); R = 96, 160, 224, 288, 352, 800 (64 off, bit 6
+ * turning every row) 0.98-1.09 -> 0.90-1.12; (1,2,0) of [R, X, 323], the
+ * same rows: on a multiple 0.58-0.65 -> 0.92-1.12, 64 off level (1.01-1.22
+ * -> 1.00-1.19); 2-D 16000^2 (488 MiB) 0.71 -> 0.90-0.92, (0,2,1) of 512^3
+ * (256 MiB) 0.59-0.62 -> 0.79; source rows a multiple of 16 KiB apart lost
+ * or were level ((1,2,0) of 512^3 0.30 -> 0.24-0.25, 4096 x 16384
+ * 0.54-0.57 -> 0.56). */
+enum { BIT6_RUN_ROWS = 8 };
+
+static inline bool rows_keep_bit6(int64_t dld_bytes) {
+  int64_t m = dld_bytes % 128, off = m < 64 ? m : 128 - m;
+  return off * BIT6_RUN_ROWS < 64;
+}
+
 /* Whether streamed tiles go in pairs along the source's rows, so that
  * each destination row gets two lines back to back (lt__tiling's
  * max_segs): 4- and 8-byte elements always, 2-byte ones from sources
@@ -310,7 +335,8 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * The seamed calls of grouped transposes keep single 2-byte tiles:
  * paired, they measured level or behind (BHTD (0,2,3,1) at 512 MiB
  * 1.18-1.19 -> 1.00-1.05). Intel cores keep single 2-byte tiles
- * everywhere, which measured ahead of pairs or level with them on a
+ * but where the destination rows keep bit 6 (rows_keep_bit6, below):
+ * elsewhere single tiles measured ahead of pairs or level with them on a
  * Xeon (AVX-512 with AMX), and steadier from run to run on that shared
  * machine. bench_access --dtype bf16, same-run ratio to memcpy, pairs
  * -> single, first with a switch in one build (runs in turn), then two
@@ -337,20 +363,24 @@ static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { line_
  * -> 0.72, 0.76-0.78 -> 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256,
  * 8192 and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran
  * faster single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84,
- * 0.68 -> 0.48); no rule of width or row stride measured so far tells
- * them apart. One thing single tiles cost on the Xeon: streaming one line
- * to each of many rows a multiple of 128 bytes apart (every line with the
- * same bit 6 of its address) writes at half the rate of sequential stores
- * (11.5-13 GB/s against 22-25, rows 4 KiB to 4 MiB apart), so bf16 [16384,
- * 16352] (destination rows 32 KiB apart) runs at 0.67-0.68 of memcpy
- * against 0.90 for 16352^2, at 512 MiB. Pairs write two lines a row, but
- * read 64 source rows at once, which cost more where those rows lie a
- * power of two apart (16384^2 above); two strips' tiles through a stage in
- * L2, or the second strip half a panel behind the first, measured mixed
- * (bf16 [16384, 16352] 1.02-1.12x, 16384^2 0.89-1.01x, u8 0.84-0.96x,
- * where rows lie well 0.76-0.82x through the stage). */
-static inline bool takes_pairs(size_t es, int64_t cols) {
-  return es >= 4 || (es == 2 && cols > 64 && !lt__intel_cores());
+ * 0.68 -> 0.48): the destination rows tell them apart (below), but for
+ * 1536 wide. Single tiles stream one line to each row in turn, and on
+ * the Xeon a run of lines with the same bit 6 of their address (rows a
+ * multiple of 128 bytes apart) goes at half the rate of sequential stores
+ * (11.5-13 GB/s against 22-25, rows 4 KiB to 4 MiB apart), so bf16
+ * [16384, 16352] (destination rows 32 KiB apart) ran at 0.67-0.68 of
+ * memcpy against 0.90 for 16352^2, at 512 MiB. Pairs write both lines of
+ * each 128 bytes, whatever the rows' spacing. They read 64 source rows at
+ * once, though, which cost more where those rows lie a multiple of 16 KiB
+ * apart (in a few of L2's sets: 16384^2 above), and those keep single
+ * tiles. Two strips' tiles through a stage in L2, or the second strip
+ * half a panel behind the first, had measured mixed (bf16 [16384, 16352]
+ * 1.02-1.12x, 16384^2 0.89-1.01x, u8 0.84-0.96x, where rows lie well
+ * 0.76-0.82x through the stage). */
+static inline bool takes_pairs(size_t es, int64_t cols, int64_t dld_bytes, int64_t sld_bytes) {
+  if (es >= 4) return true;
+  if (es != 2 || cols <= 64) return false;
+  return !lt__intel_cores() || (rows_keep_bit6(dld_bytes) && sld_bytes % 16384 != 0);
 }
 
 /* The thin kernel where it fits, else the tiles (always, with seams);
@@ -370,7 +400,9 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
   if (es == 4 && thin_fits(rows, cols, 4))
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                             takes_pairs(es, cols) ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL);
+                             takes_pairs(es, cols, dst_ld * (int64_t)es, src_ld * (int64_t)es) ? LT__WALK_TILE_PAIRS
+                                                                                                   : LT__WALK_TILES,
+                             NULL);
 }
 
 /* Each tile twice: streaming when one call's output outgrows the caches
