@@ -229,19 +229,20 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
   TILE_BY_MODE(rows_tile2, out, rows);
 }
 
-/* Byte tiles (64 x 64) from whole-row loads, where the CPU has
- * AVX512-VBMI (two-source byte permutes). Each 16 of the tile's rows go
- * through the 16 x 16 word transpose: register j of group g then holds
- * bytes 4j .. 4j + 3 of rows 16g .. 16g + 15, a word per row. For the
- * four destination rows 4j + t, one permute of groups 0 and 1 gathers
- * byte t of every word for t = 0, 1 (BYTE_PICK) and another for t = 2, 3
- * (BYTE_PICK + 2), groups 2 and 3 likewise, and one lane shuffle per row
- * orders its four 16-byte pieces. Zen 4, bench_access --dtype u8,
- * three runs in turn, lanes -> whole rows: at 512 MiB 2-D 0.55-0.56 ->
- * 0.65-0.75 of memcpy, (1,2,0) 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36
- * -> 0.42-0.43, BHTD (0,3,1,2) 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D
- * 0.19-0.21 -> 0.38-0.40, (1,2,0) 0.24-0.25 -> 0.27-0.29; the others
- * level. */
+/* Byte tiles (64 x 64) from whole-row loads, where the CPU has AVX512-VBMI
+ * (two-source byte permutes). Each 16 of the tile's rows go through the 16
+ * x 16 word transpose: register j of group g then holds bytes 4j .. 4j + 3
+ * of rows 16g .. 16g + 15, a word per row. For the four destination rows
+ * 4j + t, one permute of groups 0 and 1 gathers byte t of every word for t
+ * = 0, 1 (BYTE_PICK) and another for t = 2, 3 (BYTE_PICK + 2), groups 2
+ * and 3 likewise, and one lane shuffle per row orders its four 16-byte
+ * pieces. A pair along the rows (segs 2, streamed only) parks the first
+ * tile's 64 rows in L1 (4 KiB) while the second's are computed, as pairs
+ * of halves do. Zen 4, bench_access --dtype u8, three runs in turn, lanes
+ * -> whole rows: at 512 MiB 2-D 0.55-0.56 -> 0.65-0.75 of memcpy, (1,2,0)
+ * 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36 -> 0.42-0.43, BHTD (0,3,1,2)
+ * 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D 0.19-0.21 -> 0.38-0.40, (1,2,0)
+ * 0.24-0.25 -> 0.27-0.29; the others level. */
 static const uint8_t BYTE_PICK[64] = {
     /* byte 0 of each word of a, then of b */
     0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
@@ -251,37 +252,40 @@ static const uint8_t BYTE_PICK[64] = {
     65, 69, 73, 77, 81, 85, 89, 93, 97, 101, 105, 109, 113, 117, 121, 125};
 
 __attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
-rows_tile1(const lt__tile_out *out, tile_src src, emit_mode mode) {
+rows_tile1(const lt__tile_out *out, tile_src src, emit_mode mode, int segs) {
   _Alignas(64) __m512 parked[3][16];
+  _Alignas(64) vec first[64];
   __m512 r[16];
-  LT__UNROLL for (int g = 0; g < 4; g++) {
-    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 16 * g + i));
-    transpose16_ps(r);
-    if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
-  }
-  const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
-  LT__UNROLL for (int j = 0; j < 16; j++) {
-    __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
-    __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
-    __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
-    __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
-    vec row[4] = {_mm512_shuffle_i64x2(lo01, lo23, 0x44), _mm512_shuffle_i64x2(lo01, lo23, 0xEE),
-                  _mm512_shuffle_i64x2(hi01, hi23, 0x44), _mm512_shuffle_i64x2(hi01, hi23, 0xEE)};
-    LT__UNROLL for (int t = 0; t < 4; t++)
-      emit_row(out, out->dst + (4 * j + t) * out->dld, 4 * j + t, &row[t], mode, 1);
+  LT__UNROLL for (int s = 0; s < segs; s++) {
+    LT__UNROLL for (int g = 0; g < 4; g++) {
+      LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 64 * s + 16 * g + i));
+      transpose16_ps(r);
+      if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
+    }
+    const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
+    LT__UNROLL for (int j = 0; j < 16; j++) {
+      __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
+      __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
+      __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
+      __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
+      vec row[4] = {_mm512_shuffle_i64x2(lo01, lo23, 0x44), _mm512_shuffle_i64x2(lo01, lo23, 0xEE),
+                    _mm512_shuffle_i64x2(hi01, hi23, 0x44), _mm512_shuffle_i64x2(hi01, hi23, 0xEE)};
+      LT__UNROLL for (int t = 0; t < 4; t++) {
+        int64_t n = 4 * j + t;
+        if (s + 1 < segs) {
+          first[n] = row[t];
+          continue;
+        }
+        vec v[2] = {segs == 2 ? first[n] : row[t], row[t]};
+        emit_row(out, out->dst + n * out->dld, n, v, mode, segs);
+      }
+    }
   }
 }
 
 __attribute__((target("avx512vbmi"))) static void tile1_rows(const lt__tile_out *out, const char *src, int64_t sld) {
   const tile_src rows = {.src = src, .sld = sld};
-  switch (emit_mode_of(out)) {
-  case EMIT_PLAIN: rows_tile1(out, rows, EMIT_PLAIN); break;
-  case EMIT_STREAM: rows_tile1(out, rows, EMIT_STREAM); break;
-  case EMIT_STAGED: rows_tile1(out, rows, EMIT_STAGED); break;
-  case EMIT_STAGED_INNER: rows_tile1(out, rows, EMIT_STAGED_INNER); break;
-  case EMIT_SPLICED: rows_tile1(out, rows, EMIT_SPLICED); break;
-  case EMIT_SPLICED_INNER: rows_tile1(out, rows, EMIT_SPLICED_INNER); break;
-  }
+  TILE_BY_MODE(rows_tile1, out, rows);
 }
 
 /* Byte tiles from the lanes, where the CPU has no AVX512-VBMI. */
@@ -314,73 +318,97 @@ static inline bool rows_keep_bit6(int64_t dld_bytes) {
   return off * BIT6_RUN_ROWS < 64;
 }
 
-/* Whether streamed tiles go in pairs along the source's rows, so that
- * each destination row gets two lines back to back (lt__tiling's
- * max_segs): 4- and 8-byte elements always, 2-byte ones from sources
- * wider than two tiles on AMD cores (Intel's: below). Single 2-byte tiles stream one line to each of
- * 32 rows in turn, and Zen 5 ran them at half of memcpy; in pairs,
- * bench_access --dtype bf16, same-run ratio to memcpy, two runs each in
- * turn, single -> pairs: at 512 MiB 2-D 0.52-0.53 -> 0.71-0.73, (1,2,0)
- * 0.64 -> 0.72, (2,0,1) 0.62-0.63 -> 0.65-0.66, (2,1,0) 0.47 -> 0.51; at
- * 64 MiB (0,2,1) 0.48-0.50 -> 0.56, (1,2,0) 0.58-0.61 -> 0.70-0.72,
- * (2,0,1) 0.47-0.48 -> 0.62-0.66, (2,1,0) 0.39-0.41 -> 0.45-0.46; 1 MiB
- * level (its tiles are not streamed). 2-D transposes of N x cols halves
- * at 512 MiB, a run each: 128 cols 0.53 -> 0.87, 256 0.51 -> 0.81, 2048
- * 0.49 -> 0.69, 96 0.85 -> 0.95. Sources two tiles wide (64 halves) lost
- * (0.91-0.94 -> 0.78-0.80; BHTD (0,3,1,2), whose slices are 64 wide,
- * 1.13-1.15 -> 0.96-0.98), as did sources one tile wide (1.28 -> 1.17),
- * and keep single tiles. Zen 4 had measured pairs slower when each tile
- * loaded its lines in four 16-byte pieces (the lanes: 16384^2 at 512
- * MiB, 0.55 against 0.59); whole-row pairs were not measured there.
- * The seamed calls of grouped transposes keep single 2-byte tiles:
- * paired, they measured level or behind (BHTD (0,2,3,1) at 512 MiB
- * 1.18-1.19 -> 1.00-1.05). Intel cores keep single 2-byte tiles
- * but where the destination rows keep bit 6 (rows_keep_bit6, below):
- * elsewhere single tiles measured ahead of pairs or level with them on a
- * Xeon (AVX-512 with AMX), and steadier from run to run on that shared
- * machine. bench_access --dtype bf16, same-run ratio to memcpy, pairs
- * -> single, first with a switch in one build (runs in turn), then two
- * builds (six runs each in turn, half an hour later): at 512 MiB the 2-D
- * transpose (16384^2) 0.50-0.56 -> 0.59-0.65 (five runs), then
- * 0.48-0.62 -> 0.63-0.69; (1,2,0) 0.37-0.59 -> 0.49-0.68, then level
- * (0.58-0.74 against 0.63-0.74); (2,0,1) 0.34-0.57 -> 0.48-0.65, then
- * level (0.59-0.67, 0.58-0.71); (2,1,0) 0.30-0.48 -> 0.45-0.52, then
- * 0.45-0.55 -> 0.49-0.59; BHTD (3,2,1,0), whose calls never pair, moved
- * by as much between the builds (0.44-0.48 against 0.38-0.47). At 64
- * MiB, with the switch (two runs), 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0)
- * 0.56-0.58 -> 0.68-0.76, (2,0,1) 0.58 -> 0.72-0.73, (2,1,0) 0.39-0.41 ->
- * 0.52-0.64; between the builds (three runs) 2-D 1.36-1.54 ->
- * 1.51-1.55, (2,1,0) 0.58-0.62 -> 0.62-0.67, (1,2,0) 0.89-1.01 ->
- * 0.79-0.96, (2,0,1) 0.90-0.96 -> 0.85-0.90. Two threads at 512 MiB,
- * with the switch, two runs: 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1)
- * 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. 2-D
- * transposes with the switch, two runs: 16384^2 0.41-0.49 -> 0.59-0.62,
- * 16352^2 0.72-0.73 -> 0.84-0.87. F32 keeps its pairs there (single,
- * two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1) 0.94-1.01 -> 0.76-0.79,
- * (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every bf16 2-D transpose agrees
- * (512 MiB, one to three runs each, single -> pairs): sources 1024,
- * 1536, 2048 and 4096 halves wide ran faster paired (0.72 -> 0.79, 0.66
- * -> 0.72, 0.76-0.78 -> 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256,
- * 8192 and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran
- * faster single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84,
- * 0.68 -> 0.48): the destination rows tell them apart (below), but for
- * 1536 wide. Single tiles stream one line to each row in turn, and on
- * the Xeon a run of lines with the same bit 6 of their address (rows a
- * multiple of 128 bytes apart) goes at half the rate of sequential stores
- * (11.5-13 GB/s against 22-25, rows 4 KiB to 4 MiB apart), so bf16
- * [16384, 16352] (destination rows 32 KiB apart) ran at 0.67-0.68 of
- * memcpy against 0.90 for 16352^2, at 512 MiB. Pairs write both lines of
- * each 128 bytes, whatever the rows' spacing. They read 64 source rows at
- * once, though, which cost more where those rows lie a multiple of 16 KiB
- * apart (in a few of L2's sets: 16384^2 above), and those keep single
- * tiles. Two strips' tiles through a stage in L2, or the second strip
- * half a panel behind the first, had measured mixed (bf16 [16384, 16352]
- * 1.02-1.12x, 16384^2 0.89-1.01x, u8 0.84-0.96x, where rows lie well
- * 0.76-0.82x through the stage). */
+/* The pages a strip of paired tiles reads at once: its 128 / es source
+ * rows, sld_bytes apart (see takes_pairs). Paired byte tiles read 128
+ * rows, and where those lie on more than PAIR_STRIP_MAX_PAGES pages they
+ * lost on the Xeon, as halves' 64 rows never did; elsewhere pairs of byte
+ * tiles gained where the destination rows keep bit 6, as halves' did.
+ * bench_access --dtype u8 (VBMI tiles), same-run ratio to memcpy, two runs
+ * each in turn, single -> pairs: (0,2,1) at 64 MiB, destination rows a
+ * multiple of 128 bytes apart, of [B, R, 646] with R = 384, 640, 1024
+ * 0.56-0.66 -> 0.89-1.03, of [1024, 256, 256] 0.56-0.57 -> 0.76-0.77, of
+ * [128, 512, 1024] 0.57-0.62 -> 0.89-0.90; at 512 MiB [2160, 384, 646]
+ * 0.68-0.70 -> 0.74, [8192, 256, 256] 0.59 -> 0.60-0.70; 2-D transposes at
+ * 512 MiB, the source rows 1024 and 2048 bytes apart (32 and 64 pages)
+ * level (0.64-0.76 -> 0.66-0.69, 0.64-0.73 -> 0.66-0.80), 4096 and 8192
+ * (128 pages) behind (0.70-0.74 -> 0.49-0.50, 0.60-0.66 -> 0.47-0.49), as
+ * was 23168^2 (0.66-0.75 -> 0.51-0.60). */
+enum { PAIR_STRIP_MAX_PAGES = 64 };
+
+static inline int64_t pair_strip_pages(size_t es, int64_t sld_bytes) {
+  int64_t rows = 128 / (int64_t)es;
+  return lt__min64(rows, rows * sld_bytes / 4096); /* rows a page or more apart: a page each */
+}
+
+/* Whether streamed tiles go in pairs along the source's rows, so that each
+ * destination row gets two lines back to back (lt__tiling's max_segs): 4-
+ * and 8-byte elements always; from sources wider than two tiles, 2-byte
+ * ones on AMD cores, and on Intel cores 2- and 1-byte ones whose
+ * destination rows keep bit 6 (rows_keep_bit6, above), but for byte tiles
+ * reading too many pages at once (pair_strip_pages, above). Single 2-byte
+ * tiles stream one line to each of 32 rows in turn, and Zen 5 ran them at
+ * half of memcpy; in pairs, bench_access --dtype bf16, same-run ratio to
+ * memcpy, two runs each in turn, single -> pairs: at 512 MiB 2-D 0.52-0.53
+ * -> 0.71-0.73, (1,2,0) 0.64 -> 0.72, (2,0,1) 0.62-0.63 -> 0.65-0.66,
+ * (2,1,0) 0.47 -> 0.51; at 64 MiB (0,2,1) 0.48-0.50 -> 0.56, (1,2,0)
+ * 0.58-0.61 -> 0.70-0.72, (2,0,1) 0.47-0.48 -> 0.62-0.66, (2,1,0)
+ * 0.39-0.41 -> 0.45-0.46; 1 MiB level (its tiles are not streamed). 2-D
+ * transposes of N x cols halves at 512 MiB, a run each: 128 cols 0.53 ->
+ * 0.87, 256 0.51 -> 0.81, 2048 0.49 -> 0.69, 96 0.85 -> 0.95. Sources two
+ * tiles wide (64 halves) lost (0.91-0.94 -> 0.78-0.80; BHTD (0,3,1,2),
+ * whose slices are 64 wide, 1.13-1.15 -> 0.96-0.98), as did sources one
+ * tile wide (1.28 -> 1.17), and keep single tiles. Zen 4 had measured
+ * pairs slower when each tile loaded its lines in four 16-byte pieces (the
+ * lanes: 16384^2 at 512 MiB, 0.55 against 0.59); whole-row pairs were not
+ * measured there. The seamed calls of grouped transposes keep single
+ * 2-byte tiles: paired, they measured level or behind (BHTD (0,2,3,1) at
+ * 512 MiB 1.18-1.19 -> 1.00-1.05). Intel cores keep single 2-byte tiles
+ * but where the destination rows keep bit 6: elsewhere single tiles
+ * measured ahead of pairs or level with them on a Xeon (AVX-512 with AMX),
+ * and steadier from run to run on that shared machine. bench_access
+ * --dtype bf16, same-run ratio to memcpy, pairs -> single, first with a
+ * switch in one build (runs in turn), then two builds (six runs each in
+ * turn, half an hour later): at 512 MiB the 2-D transpose (16384^2)
+ * 0.50-0.56 -> 0.59-0.65 (five runs), then 0.48-0.62 -> 0.63-0.69; (1,2,0)
+ * 0.37-0.59 -> 0.49-0.68, then level (0.58-0.74 against 0.63-0.74);
+ * (2,0,1) 0.34-0.57 -> 0.48-0.65, then level (0.59-0.67, 0.58-0.71);
+ * (2,1,0) 0.30-0.48 -> 0.45-0.52, then 0.45-0.55 -> 0.49-0.59; BHTD
+ * (3,2,1,0), whose calls never pair, moved by as much between the builds
+ * (0.44-0.48 against 0.38-0.47). At 64 MiB, with the switch (two runs),
+ * 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0) 0.56-0.58 -> 0.68-0.76, (2,0,1) 0.58
+ * -> 0.72-0.73, (2,1,0) 0.39-0.41 -> 0.52-0.64; between the builds (three
+ * runs) 2-D 1.36-1.54 -> 1.51-1.55, (2,1,0) 0.58-0.62 -> 0.62-0.67,
+ * (1,2,0) 0.89-1.01 -> 0.79-0.96, (2,0,1) 0.90-0.96 -> 0.85-0.90. Two
+ * threads at 512 MiB, with the switch, two runs: 2-D 0.38-0.42 ->
+ * 0.56-0.59, (2,0,1) 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 ->
+ * 0.42-0.49. 2-D transposes with the switch, two runs: 16384^2 0.41-0.49
+ * -> 0.59-0.62, 16352^2 0.72-0.73 -> 0.84-0.87. F32 keeps its pairs there
+ * (single, two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1) 0.94-1.01 ->
+ * 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every bf16 2-D transpose
+ * agrees (512 MiB, one to three runs each, single -> pairs): sources 1024,
+ * 1536, 2048 and 4096 halves wide ran faster paired (0.72 -> 0.79, 0.66 ->
+ * 0.72, 0.76-0.78 -> 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256, 8192
+ * and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran faster
+ * single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84, 0.68 ->
+ * 0.48): the destination rows tell them apart (above), but for 1536 wide.
+ * Single tiles stream one line to each row in turn, and on the Xeon a run
+ * of lines with the same bit 6 of their address (rows a multiple of 128
+ * bytes apart) goes at half the rate of sequential stores (11.5-13 GB/s
+ * against 22-25, rows 4 KiB to 4 MiB apart), so bf16 [16384, 16352]
+ * (destination rows 32 KiB apart) ran at 0.67-0.68 of memcpy against 0.90
+ * for 16352^2, at 512 MiB. Pairs write both lines of each 128 bytes,
+ * whatever the rows' spacing. They read 64 source rows at once, though,
+ * which cost more where those rows lie a multiple of 16 KiB apart (in a
+ * few of L2's sets: 16384^2 above), and those keep single tiles. Two
+ * strips' tiles through a stage in L2, or the second strip half a panel
+ * behind the first, had measured mixed (bf16 [16384, 16352] 1.02-1.12x,
+ * 16384^2 0.89-1.01x, u8 0.84-0.96x, where rows lie well 0.76-0.82x
+ * through the stage). */
 static inline bool takes_pairs(size_t es, int64_t cols, int64_t dld_bytes, int64_t sld_bytes) {
   if (es >= 4) return true;
-  if (es != 2 || cols <= 64) return false;
-  return !lt__intel_cores() || (rows_keep_bit6(dld_bytes) && sld_bytes % 16384 != 0);
+  if (cols <= 64) return false;
+  if (!lt__intel_cores()) return es == 2;
+  return rows_keep_bit6(dld_bytes) && sld_bytes % 16384 != 0 && pair_strip_pages(es, sld_bytes) <= PAIR_STRIP_MAX_PAGES;
 }
 
 /* The thin kernel where it fits, else the tiles (always, with seams);
@@ -444,7 +472,8 @@ SEAMED(4, tile4, edge4, )
 #define ONE_TILE2(out, src, mode) rows_tile2(out, src, mode, 1)
 ROWS(4, avx512_f32, ONE_TILE4, )
 ROWS(2, avx512_f16, ONE_TILE2, )
-ROWS(1, avx512vbmi_u8, rows_tile1, __attribute__((target("avx512vbmi"))))
+#define ONE_TILE1(out, src, mode) rows_tile1(out, src, mode, 1)
+ROWS(1, avx512vbmi_u8, ONE_TILE1, __attribute__((target("avx512vbmi"))))
 
 /* n slices side by side (lt__transpose_side_fn), each path's tiles and
  * edges. */
