@@ -378,32 +378,33 @@ static inline int64_t pair_strip_pages(size_t es, int64_t sld_bytes) {
  * 2-D 1.09-1.15 -> 1.31-1.57, (1,2,0) 0.56-0.58 -> 0.68-0.76, (2,0,1) 0.58
  * -> 0.72-0.73, (2,1,0) 0.39-0.41 -> 0.52-0.64; between the builds (three
  * runs) 2-D 1.36-1.54 -> 1.51-1.55, (2,1,0) 0.58-0.62 -> 0.62-0.67,
- * (1,2,0) 0.89-1.01 -> 0.79-0.96, (2,0,1) 0.90-0.96 -> 0.85-0.90. Two
- * threads at 512 MiB, with the switch, two runs: 2-D 0.38-0.42 ->
- * 0.56-0.59, (2,0,1) 0.39-0.50 -> 0.52-0.62, (2,1,0) 0.33-0.35 ->
- * 0.42-0.49. 2-D transposes with the switch, two runs: 16384^2 0.41-0.49
- * -> 0.59-0.62, 16352^2 0.72-0.73 -> 0.84-0.87. F32 keeps its pairs there
- * (single, two runs: 2-D 0.87-0.90 -> 0.62-0.67, (2,0,1) 0.94-1.01 ->
- * 0.76-0.79, (0,2,1) 0.97-0.98 -> 0.72-0.78). Not every bf16 2-D transpose
- * agrees (512 MiB, one to three runs each, single -> pairs): sources 1024,
- * 1536, 2048 and 4096 halves wide ran faster paired (0.72 -> 0.79, 0.66 ->
- * 0.72, 0.76-0.78 -> 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256, 8192
- * and 13000 wide level, while 96, 2000, 2600 and 3072 wide ran faster
- * single (0.71-0.72 -> 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84, 0.68 ->
- * 0.48): the destination rows tell them apart (above), but for 1536 wide.
- * Single tiles stream one line to each row in turn, and on the Xeon a run
- * of lines with the same bit 6 of their address (rows a multiple of 128
- * bytes apart) goes at half the rate of sequential stores (11.5-13 GB/s
- * against 22-25, rows 4 KiB to 4 MiB apart), so bf16 [16384, 16352]
- * (destination rows 32 KiB apart) ran at 0.67-0.68 of memcpy against 0.90
- * for 16352^2, at 512 MiB. Pairs write both lines of each 128 bytes,
- * whatever the rows' spacing. They read 64 source rows at once, though,
- * which cost more where those rows lie a multiple of 16 KiB apart (in a
- * few of L2's sets: 16384^2 above), and those keep single tiles. Two
- * strips' tiles through a stage in L2, or the second strip half a panel
- * behind the first, had measured mixed (bf16 [16384, 16352] 1.02-1.12x,
- * 16384^2 0.89-1.01x, u8 0.84-0.96x, where rows lie well 0.76-0.82x
- * through the stage). */
+ * (1,2,0) 0.89-1.01 -> 0.79-0.96, (2,0,1) 0.90-0.96 -> 0.85-0.90 (a later
+ * build measured (1,2,0) and (0,2,1) at 64 MiB, whose destination rows
+ * keep bit 6, faster paired, and pairs them). Two threads at 512 MiB, with
+ * the switch, two runs: 2-D 0.38-0.42 -> 0.56-0.59, (2,0,1) 0.39-0.50 ->
+ * 0.52-0.62, (2,1,0) 0.33-0.35 -> 0.42-0.49. 2-D transposes with the
+ * switch, two runs: 16384^2 0.41-0.49 -> 0.59-0.62, 16352^2 0.72-0.73 ->
+ * 0.84-0.87. F32 keeps its pairs there (single, two runs: 2-D 0.87-0.90 ->
+ * 0.62-0.67, (2,0,1) 0.94-1.01 -> 0.76-0.79, (0,2,1) 0.97-0.98 ->
+ * 0.72-0.78). Not every bf16 2-D transpose agrees (512 MiB, one to three
+ * runs each, single -> pairs): sources 1024, 1536, 2048 and 4096 halves
+ * wide ran faster paired (0.72 -> 0.79, 0.66 -> 0.72, 0.76-0.78 ->
+ * 0.86-0.93, 0.74-0.78 -> 0.85-0.87), 128, 256, 8192 and 13000 wide level,
+ * while 96, 2000, 2600 and 3072 wide ran faster single (0.71-0.72 ->
+ * 0.64-0.70, 0.69 -> 0.65, 0.94 -> 0.84, 0.68 -> 0.48): the destination
+ * rows tell them apart (above), but for 1536 wide. Single tiles stream one
+ * line to each row in turn, and on the Xeon a run of lines with the same
+ * bit 6 of their address (rows a multiple of 128 bytes apart) goes at half
+ * the rate of sequential stores (11.5-13 GB/s against 22-25, rows 4 KiB to
+ * 4 MiB apart), so bf16 [16384, 16352] (destination rows 32 KiB apart) ran
+ * at 0.67-0.68 of memcpy against 0.90 for 16352^2, at 512 MiB. Pairs write
+ * both lines of each 128 bytes, whatever the rows' spacing. They read 64
+ * source rows at once, though, which cost more where those rows lie a
+ * multiple of 16 KiB apart (in a few of L2's sets: 16384^2 above), and
+ * those keep single tiles. Two strips' tiles through a stage in L2, or the
+ * second strip half a panel behind the first, had measured mixed (bf16
+ * [16384, 16352] 1.02-1.12x, 16384^2 0.89-1.01x, u8 0.84-0.96x, where rows
+ * lie well 0.76-0.82x through the stage). */
 static inline bool takes_pairs(size_t es, int64_t cols, int64_t dld_bytes, int64_t sld_bytes) {
   if (es >= 4) return true;
   if (cols <= 64) return false;
