@@ -31,37 +31,36 @@ static inline void lt__tile_new_lines(const lt__tiling *g, int64_t r, int64_t c)
   for (int64_t j = 0; j < g->t; j++) lt__prefetch_l1(q + j * g->dld, 1);
 }
 
-/* Asks for the source of the tile below tile (r, c), if any, into L1
- * (both lines of each source row where those rows lie off lines: a
- * row's second line is its own, and its first was last read a column of
- * tiles ago), and for the destination lines it will be first to write
- * (see lt__tiles_cached): for tiles of 4 and 8 bytes always, for those
- * of 2 and 1 only where the destination rows lie off lines. Those asks once took each
- * row's first line, which, off lines, tile (r, c) has just written: the
- * line past it was the one to ask for. Xeon, in cache, the switch
- * flipped sample by sample (200 to 300 samples), speed ratio, first
- * lines (none for 2 and 1 bytes) -> new lines: F32 500 x 500 1.044x, 362
- * x 724 1.093x, 1000 x 250 1.024x; F64 (0,2,1) of [50, 50, 52] 1.177x,
- * 362 x 362 1.045x; bf16 724 x 724 (rows 1448 bytes apart) 1.275x; u8
- * 1000 x 1000 1.193x. bench_access at 1 MiB, two runs each in turn:
- * bf16 2-D 0.39-0.40 -> 0.50-0.51, u8 (2,0,1) 0.41 -> 0.46-0.49, F64
- * (0,2,1) 0.53-0.55 -> 0.60-0.61, F64 (1,2,0) 0.64-0.65 -> 0.69, the
- * rest level. On lines, 2- and 1-byte tiles measured the asks slower
- * (bench_access, two runs each: bf16 704 x 704 0.62 -> 0.56-0.58, u8
- * 1024 x 1024 0.46-0.48 -> 0.40-0.41). Asking for both lines of rows
- * off a line had measured level or worse (F32, same-run ratio to memcpy,
- * two runs each, first -> both: 500 x 500 0.73-0.74 -> 0.70-0.71, 60 x
- * 66 x 62 (2,1,0) 0.66-0.68 -> 0.64, 509 x 515 0.69 -> 0.66-0.67). The
- * AVX2 tiles, timed through the kernel table on the same Xeon: F32 500 x
- * 500 1.08x, bf16 700 x 700 1.04x and 724 x 724 0.98-0.99x, u8 1000 x
- * 1000 0.95-0.96x. The source's second lines, against the first alone
- * (sample by sample, 200 to 300 samples): F32 500 x 500 1.024x, 362 x
- * 724 1.032x; F64 362 x 362 1.015x; bf16 724 x 724 1.109x; u8 1000 x
- * 1000 1.048x; rows on lines, where there is no second line, level (bf16
- * 704 x 704); the AVX2 tiles 1.025x (F32 500 x 500), 1.052-1.104x (bf16
- * 700 x 700 and 724 x 724), 1.046x (u8 1000 x 1000). bench_access at 1
- * MiB, three runs each in turn: bf16 2-D 0.50-0.51 -> 0.55-0.56, the
- * rest level. */
+/* Asks for the source of the tile below tile (r, c), if any, into L1 (both
+ * lines of each source row where those rows lie off lines: a row's second
+ * line is its own, and its first was last read a column of tiles ago), and
+ * for the destination lines it will be first to write (see
+ * lt__tiles_cached): for tiles of 4 and 8 bytes always, for those of 2 and
+ * 1 only where the destination rows lie off lines. Those asks once took
+ * each row's first line, which, off lines, tile (r, c) has just written:
+ * the line past it was the one to ask for. Xeon, in cache, the switch
+ * flipped sample by sample (200 to 300 samples), speed ratio, first lines
+ * (none for 2 and 1 bytes) -> new lines: F32 500 x 500 1.044x, 362 x 724
+ * 1.093x, 1000 x 250 1.024x; F64 (0,2,1) of [50, 50, 52] 1.177x, 362 x 362
+ * 1.045x; bf16 724 x 724 (rows 1448 bytes apart) 1.275x; u8 1000 x 1000
+ * 1.193x. bench_access at 1 MiB, two runs each in turn: bf16 2-D 0.39-0.40
+ * -> 0.50-0.51, u8 (2,0,1) 0.41 -> 0.46-0.49, F64 (0,2,1) 0.53-0.55 ->
+ * 0.60-0.61, F64 (1,2,0) 0.64-0.65 -> 0.69, the rest level. On lines, 2-
+ * and 1-byte tiles measured the asks slower (bench_access, two runs each:
+ * bf16 704 x 704 0.62 -> 0.56-0.58, u8 1024 x 1024 0.46-0.48 ->
+ * 0.40-0.41). Asking for both lines of rows off a line had measured level
+ * or worse (F32, same-run ratio to memcpy, two runs each, first -> both:
+ * 500 x 500 0.73-0.74 -> 0.70-0.71, 60 x 66 x 62 (2,1,0) 0.66-0.68 ->
+ * 0.64, 509 x 515 0.69 -> 0.66-0.67). The AVX2 tiles, timed through the
+ * kernel table on the same Xeon: F32 500 x 500 1.08x, bf16 700 x 700 1.04x
+ * and 724 x 724 0.98-0.99x, u8 1000 x 1000 0.95-0.96x. The source's second
+ * lines, against the first alone (sample by sample, 200 to 300 samples):
+ * F32 500 x 500 1.024x, 362 x 724 1.032x; F64 362 x 362 1.015x; bf16 724 x
+ * 724 1.109x; u8 1000 x 1000 1.048x; rows on lines, where there is no
+ * second line, level (bf16 704 x 704); the AVX2 tiles 1.025x (F32 500 x
+ * 500), 1.052-1.104x (bf16 700 x 700 and 724 x 724), 1.046x (u8 1000 x
+ * 1000). bench_access at 1 MiB, three runs each in turn: bf16 2-D
+ * 0.50-0.51 -> 0.55-0.56, the rest level. */
 static inline void lt__tile_below(const lt__tiling *g, int64_t r, int64_t c) {
   if (r + g->t >= g->r0 + g->nrows) return;
   const char *p = g->src + (r + g->t) * g->sld + c * g->es;
