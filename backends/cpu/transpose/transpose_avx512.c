@@ -73,9 +73,10 @@ static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
   return _mm512_permutex2var_epi16(prev, idx, cur);
 }
 
-/* Pairs of tiles where the walk asks for them (lt__takes_pairs); a
- * pair of byte tiles would hold 32 vectors of results, more than there
- * are registers, and bytes take single tiles. */
+/* Pairs of tiles where the walk asks for them (lt__takes_pairs). A pair
+ * of the lanes' byte tiles (tile1, below) would hold 32 vectors of
+ * results, more than there are registers, and those stay single (see
+ * transpose_any); the VBMI byte tiles park the first tile's rows in L1. */
 #define LT__TILE_PAIRS 1
 
 #include "transpose_emit.h"
@@ -310,10 +311,9 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 2, permute_halves, true, narrow_edge2);
   if (es == 4 && thin_fits(rows, cols, 4))
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
+  bool pairs = lt__takes_pairs(es, cols, dst_ld * (int64_t)es, src_ld * (int64_t)es) && tile != tile1;
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                             lt__takes_pairs(es, cols, dst_ld * (int64_t)es, src_ld * (int64_t)es) ? LT__WALK_TILE_PAIRS
-                                                                                                   : LT__WALK_TILES,
-                             NULL);
+                             pairs ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL);
 }
 
 /* Each tile twice: streaming when one call's output outgrows the caches
