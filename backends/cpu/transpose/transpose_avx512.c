@@ -238,10 +238,8 @@ static void tile2(const lt__tile_out *out, const char *src, int64_t sld) {
  * 4j + t, one permute of groups 0 and 1 gathers byte t of every word for t
  * = 0, 1 (BYTE_PICK) and another for t = 2, 3 (BYTE_PICK + 2), groups 2
  * and 3 likewise, and one lane shuffle per row orders its four 16-byte
- * pieces. A pair along the rows (segs 2, streamed only) parks the first
- * tile's 64 rows in L1 (4 KiB) while the second's are computed, as pairs
- * of halves do. Zen 4, bench_access --dtype u8, three runs in turn, lanes
- * -> whole rows: at 512 MiB 2-D 0.55-0.56 -> 0.65-0.75 of memcpy, (1,2,0)
+ * pieces. Zen 4, bench_access --dtype u8, three runs in turn, lanes ->
+ * whole rows: at 512 MiB 2-D 0.55-0.56 -> 0.65-0.75 of memcpy, (1,2,0)
  * 0.34-0.37 -> 0.44-0.45, (2,1,0) 0.33-0.36 -> 0.42-0.43, BHTD (0,3,1,2)
  * 0.46-0.52 -> 0.63-0.64; at 1 MiB 2-D 0.19-0.21 -> 0.38-0.40, (1,2,0)
  * 0.24-0.25 -> 0.27-0.29; the others level. */
@@ -253,34 +251,48 @@ static const uint8_t BYTE_PICK[64] = {
     1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,
     65, 69, 73, 77, 81, 85, 89, 93, 97, 101, 105, 109, 113, 117, 121, 125};
 
+/* Rows first_row to first_row + 63 through the 16 x 16 word transpose,
+ * 16 at a time: groups 0 to 2 then wait in parked, group 3 in r. */
+__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
+byte_groups(tile_src src, int first_row, __m512 parked[3][16], __m512 *r) {
+  LT__UNROLL for (int g = 0; g < 4; g++) {
+    LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, first_row + 16 * g + i));
+    transpose16_ps(r);
+    if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
+  }
+}
+
+/* Destination rows 4j to 4j + 3 of the tile whose groups are parked and r. */
+__attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
+byte_rows(__m512 parked[3][16], const __m512 *r, int j, vec row[4]) {
+  const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
+  __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
+  __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
+  __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
+  __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
+  row[0] = _mm512_shuffle_i64x2(lo01, lo23, 0x44), row[1] = _mm512_shuffle_i64x2(lo01, lo23, 0xEE);
+  row[2] = _mm512_shuffle_i64x2(hi01, hi23, 0x44), row[3] = _mm512_shuffle_i64x2(hi01, hi23, 0xEE);
+}
+
+/* One tile, or a pair along the rows (segs 2, streamed only): the first
+ * tile's 64 rows wait in L1 while the second's are computed. */
 __attribute__((target("avx512vbmi"))) static inline __attribute__((always_inline)) void
 rows_tile1(const lt__tile_out *out, tile_src src, emit_mode mode, int segs) {
   _Alignas(64) __m512 parked[3][16];
   _Alignas(64) vec first[64];
   __m512 r[16];
-  LT__UNROLL for (int s = 0; s < segs; s++) {
-    LT__UNROLL for (int g = 0; g < 4; g++) {
-      LT__UNROLL for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src_row(src, 64 * s + 16 * g + i));
-      transpose16_ps(r);
-      if (g < 3) LT__UNROLL for (int j = 0; j < 16; j++) parked[g][j] = r[j];
-    }
-    const __m512i pick01 = _mm512_loadu_si512(BYTE_PICK), pick23 = _mm512_add_epi8(pick01, _mm512_set1_epi8(2));
-    LT__UNROLL for (int j = 0; j < 16; j++) {
-      __m512i g0 = _mm512_castps_si512(parked[0][j]), g1 = _mm512_castps_si512(parked[1][j]);
-      __m512i g2 = _mm512_castps_si512(parked[2][j]), g3 = _mm512_castps_si512(r[j]);
-      __m512i lo01 = _mm512_permutex2var_epi8(g0, pick01, g1), hi01 = _mm512_permutex2var_epi8(g0, pick23, g1);
-      __m512i lo23 = _mm512_permutex2var_epi8(g2, pick01, g3), hi23 = _mm512_permutex2var_epi8(g2, pick23, g3);
-      vec row[4] = {_mm512_shuffle_i64x2(lo01, lo23, 0x44), _mm512_shuffle_i64x2(lo01, lo23, 0xEE),
-                    _mm512_shuffle_i64x2(hi01, hi23, 0x44), _mm512_shuffle_i64x2(hi01, hi23, 0xEE)};
-      LT__UNROLL for (int t = 0; t < 4; t++) {
-        int64_t n = 4 * j + t;
-        if (s + 1 < segs) {
-          first[n] = row[t];
-          continue;
-        }
-        vec v[2] = {segs == 2 ? first[n] : row[t], row[t]};
-        emit_row(out, out->dst + n * out->dld, n, v, mode, segs);
-      }
+  if (segs == 2) {
+    byte_groups(src, 0, parked, r);
+    LT__UNROLL for (int j = 0; j < 16; j++) byte_rows(parked, r, j, first + 4 * j);
+  }
+  byte_groups(src, segs == 2 ? 64 : 0, parked, r);
+  LT__UNROLL for (int j = 0; j < 16; j++) {
+    vec row[4];
+    byte_rows(parked, r, j, row);
+    LT__UNROLL for (int t = 0; t < 4; t++) {
+      int64_t n = 4 * j + t;
+      vec v[2] = {segs == 2 ? first[n] : row[t], row[t]};
+      emit_row(out, out->dst + n * out->dld, n, v, mode, segs);
     }
   }
 }
