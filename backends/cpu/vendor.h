@@ -38,8 +38,9 @@ static inline bool lt__intel_cores(void) {
  * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
  * and Intel cores the same as Zen 5), up to what size a transpose
  * keeps plain stores (transpose/transpose_tiling.h, lt__streams_output)
- * and which cached transposes walk diagonals
- * (transpose/transpose_walk_cached.h, lt__zen4_down_columns).
+ * and how cached F32 transposes walk where Zen 5 takes diagonals or
+ * staggers its tiles
+ * (transpose/transpose_walk_cached.h, lt__zen4_f32).
  * cpuid is read once (in a VM it traps, microseconds a time); threads
  * that race here store the same answer. */
 static inline bool lt__zen5_cores(void) {

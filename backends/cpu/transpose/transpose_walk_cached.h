@@ -257,7 +257,7 @@ static inline bool lt__zen_diagonals(const lt__tiling *g) {
  * x 128 x 128 level either way). bench_access at 1 MiB, this walk and
  * the diagonals' build in turn, two runs each: the 2-D transpose (512^2)
  * 0.56-0.57 -> 0.64 of memcpy, the rest level. */
-static inline bool lt__zen4_down_columns(const lt__tiling *g) {
+static inline bool lt__zen4_f32(const lt__tiling *g) {
   return !lt__intel_cores() && !lt__zen5_cores() && g->es == 4 && g->t == 16;
 }
 
@@ -310,7 +310,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   if (intel ? lt__intel_diagonals(g) : lt__zen_diagonals(g)) {
-    if (!intel && lt__zen4_down_columns(g)) lt__tiles_down_asking_right(g, tile);
+    if (!intel && lt__zen4_f32(g)) lt__tiles_down_asking_right(g, tile);
     else lt__tiles_diagonal(g, tile);
     return;
   }
@@ -323,7 +323,8 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   if (!intel && lt__zen_staggered(g)) {
-    lt__tiles_staggered(g, tile, es);
+    if (lt__zen4_f32(g)) lt__tiles_staged_columns(g, tile, es);
+    else lt__tiles_staggered(g, tile, es);
     return;
   }
   for (int64_t c = g->c0; c < g->c0 + g->ncols; c += g->t)
