@@ -366,10 +366,23 @@ static size_t lines_on(lt__stream_path path, char *dst, const char *src, int64_t
 #endif
 }
 
+/* Every eighth 4-byte element streams through its kernel on Intel cores
+ * and Zen 5; Zen 4 (AMD's cores before Zen 5) reads it faster through
+ * the gather loop's plain stores, which it had measured ahead of the
+ * loop of step 8's own (gather.c): bench_access, one thread, same-run
+ * ratio to memcpy, a switch in one build, two runs each in turn, kernel
+ * -> loop: strided read s=8 from 64 MiB 0.183-0.197 -> 0.230-0.242, from
+ * 512 MiB 0.196-0.200 -> 0.232-0.241 (bench/peers.py had NumPy at 0.258
+ * and 0.242 there); every fourth level either way (0.39-0.45). The
+ * build before and this one in turn, two runs each: from 64 MiB
+ * 0.217-0.218 -> 0.234-0.249, from 512 MiB 0.195-0.198 -> 0.229-0.240. */
+static bool every_eighth_streams(void) { return lt__intel_cores() || lt__zen5_cores(); }
+
 /* Steps -1 and 2 of every size on both paths; on AVX-512, 3, 4 and 8 of
- * 4-byte elements, 3 and 4 of 2-byte ones, and with VBMI of bytes. */
+ * 4-byte elements (8: see every_eighth_streams), 3 and 4 of 2-byte ones,
+ * and with VBMI of bytes. */
 static bool has_kernel(lt__stream_path path, int64_t step, size_t es) {
-  if (step == 8) return es == 4 && path == LT__STREAM_AVX512;
+  if (step == 8) return es == 4 && path == LT__STREAM_AVX512 && every_eighth_streams();
   if (step == 3 || step == 4) {
     if (path != LT__STREAM_AVX512) return false;
 #if defined(HAVE_KERNELS)
