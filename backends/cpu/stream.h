@@ -79,7 +79,7 @@ static inline void lt__stream_line(char *dst, const char *src) {
  * src, of as many elements, starts: the kernels ask for lines a fixed
  * distance ahead of their reads within a run, and nothing asks for the
  * next run's first lines unless it continues this one in the source (see
- * stream_strided.c). */
+ * stream_strided_next.c). */
 void lt__stream_strided_ask_next(const char *src, const char *next, int64_t step, int64_t n, size_t es);
 /* What lt__stream_strided_ask_next asks for: the bytes from *first on,
  * or 0 where the next run continues the one at src (for tests). */
