@@ -36,11 +36,12 @@ static inline bool lt__intel_cores(void) {
 /* Whether the cores are AMD's of family 26 (Zen 5) or later, for the
  * choices measured on them alone: how far streamed strided reads ask
  * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
- * and Intel cores the same as Zen 5), up to what size a transpose
- * keeps plain stores (transpose/transpose_tiling.h, lt__streams_output)
- * and how cached F32 transposes walk where Zen 5 takes diagonals or
- * staggers its tiles
- * (transpose/transpose_walk_cached.h, lt__zen4_f32).
+ * and Intel cores the same as Zen 5), whether every eighth 4-byte
+ * element streams (stream_strided.c, every_eighth_streams), up to what
+ * size a transpose keeps plain stores (transpose/transpose_tiling.h,
+ * lt__streams_output) and how cached F32 transposes walk where Zen 5
+ * takes diagonals or staggers its tiles (transpose/transpose_walk_cached.h,
+ * lt__zen4_f32).
  * cpuid is read once (in a VM it traps, microseconds a time); threads
  * that race here store the same answer. */
 static inline bool lt__zen5_cores(void) {
