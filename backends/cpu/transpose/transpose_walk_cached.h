@@ -241,21 +241,21 @@ static inline bool lt__zen_diagonals(const lt__tiling *g) {
 }
 
 /* Zen 4 (AMD's cores with AVX-512 before Zen 5, whose F32 tiles are 16
- * rows) measured the diagonals behind where Zen 5 gains, and walks those
- * transposes down the columns of tiles instead. Where the source's rows
- * lie a multiple of 2 KiB apart, each tile also asks for the source
- * lines of the tile to its right, into L2: the next column's, a whole
- * column of tiles ahead. Down a column, the lines a tile reads all fall
- * in one or two of L1's sets and in a few dozen of L2's; a column's lines
- * fill those, and the next column's lie in the sets beside them. Zen 4,
- * F32, a switch flipped sample by sample in one process (16 to 20
- * samples), speed ratio to the diagonals, down columns without -> with
- * the asks: 512 x 512 1.07 -> 1.15, 2 x 512 x 512 (0,2,1) 1.08 -> 1.17,
- * 256 x 1024 0.83 -> 1.07; where the rows lie 1 KiB apart the asks
- * measured no better or worse: 256 x 256 1.30 -> 1.14, 512 x 256 1.20 ->
- * 1.09, 4 x 256 x 256 (0,2,1) 1.21 -> 1.19, 1024 x 256 1.11 -> 1.00 (16
- * x 128 x 128 level either way). bench_access at 1 MiB, this walk and
- * the diagonals' build in turn, two runs each: the 2-D transpose (512^2)
+ * rows) measured the diagonals behind where Zen 5 gains, and walks
+ * those transposes down the columns of tiles instead. Where the
+ * source's rows lie a multiple of 2 KiB apart, each tile also asks for
+ * the source lines of the tile to its right, into L2: the next
+ * column's, a whole column of tiles ahead. Down a column, the lines a
+ * tile reads all fall in one or two of L1's sets and in a few dozen of
+ * L2's; a column's lines fill those, and the next column's lie in the
+ * sets beside them. Zen 4, F32, a switch flipped sample by sample in
+ * one process (16 to 20 samples), speed ratio to the diagonals, down
+ * columns without -> with the asks: 512 x 512 1.07 -> 1.15, 2 x 512 x
+ * 512 (0,2,1) 1.08 -> 1.17, 256 x 1024 0.83 -> 1.07; where the rows lie
+ * 1 KiB apart the asks measured no better or worse: 256 x 256 1.30 ->
+ * 1.14, 512 x 256 1.20 -> 1.09, 4 x 256 x 256 (0,2,1) 1.21 -> 1.19,
+ * 1024 x 256 1.11 -> 1.00. bench_access at 1 MiB, this walk and the
+ * diagonals' build in turn, two runs each: the 2-D transpose (512^2)
  * 0.56-0.57 -> 0.64 of memcpy, the rest level. */
 static inline bool lt__zen4_f32(const lt__tiling *g) {
   return !lt__intel_cores() && !lt__zen5_cores() && g->es == 4 && g->t == 16;
