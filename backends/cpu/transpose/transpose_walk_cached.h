@@ -310,7 +310,7 @@ static inline __attribute__((always_inline)) void lt__tiles_cached(const lt__til
     return;
   }
   if (intel ? lt__intel_diagonals(g) : lt__zen_diagonals(g)) {
-    if (!intel && lt__zen4_f32(g)) lt__tiles_down_asking_right(g, tile);
+    if (lt__zen4_f32(g)) lt__tiles_down_asking_right(g, tile);
     else lt__tiles_diagonal(g, tile);
     return;
   }
