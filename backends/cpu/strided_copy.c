@@ -16,17 +16,11 @@
 #include "gather.h"
 #include "layout.h"
 #include "odometer.h"
+#include "parallel_copy.h"
 #include "pool.h"
 #include "runs.h"
 #include "stream.h"
 #include "tiled_transpose.h"
-#include "vendor.h"
-
-/* Which sides of the whole copy outgrow the caches (lt__outgrows_cache):
- * read from or written to memory, whatever share a thread takes. */
-typedef struct outgrows {
-  bool src, dst;
-} outgrows;
 
 typedef struct run {
   char *dst;
@@ -34,7 +28,7 @@ typedef struct run {
   int64_t n;          /* elements in the run */
   int64_t dst_step;   /* bytes between elements */
   int64_t src_step;
-  outgrows big;       /* of the whole copy, not just this run */
+  lt__outgrows big;   /* of the whole copy, not just this run */
 } run;
 
 /* Streamed dense runs shorter than this ask for lines ahead without
@@ -54,9 +48,9 @@ enum { ASK_NEXT_MIN_BYTES = 1024 };
   }
 
 /* A streamed gather (see streams_gather) that lt__stream_strided has no
- * kernel for (those go through copy_in_destination_order) goes through a
- * buffer in L1 and out with streaming stores (no read-for-ownership of the
- * destination's lines), the first piece ending where the destination's
+ * kernel for (those go through lt__copy_in_destination_order) goes through
+ * a buffer in L1 and out with streaming stores (no read-for-ownership of
+ * the destination's lines), the first piece ending where the destination's
  * lines begin. Its source is not asked for ahead: GCC 12 had deleted the
  * loop that asked for it four pieces ahead into L2 (a loop of nothing but
  * __builtin_prefetch), and restored with asm prefetches it measured
@@ -202,7 +196,7 @@ static const char *next_run(const lt__copy_args *a, const lt__odometer *o, int i
  * their source asked for ahead when the whole copy's source outgrows the
  * caches (big.src; a share of it may not, but is read from memory all the
  * same). */
-static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, outgrows big) {
+static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool stream, lt__outgrows big) {
   size_t des = lt__dtype_size(a->dst_dtype), ses = lt__dtype_size(a->src_dtype);
   bool same = a->dst_dtype == a->src_dtype;
   int inner = a->ndim - 1;
@@ -240,31 +234,15 @@ static lt_status copy_block(const lt__copy_args *a, lt__cast_fn fast, bool strea
 
 /* ---- everything else ---- */
 
-typedef struct parallel_copy {
-  const lt__copy_args *a;
-  lt__cast_fn fast;
-  bool stream;
-  outgrows big;
-} parallel_copy;
-
-/* Indices [begin, end) of the outermost dim of a, as a copy of their own. */
-static lt__copy_args outer_share(const lt__copy_args *a, int64_t begin, int64_t end) {
-  lt__copy_args part = *a;
-  part.shape[0] = end - begin;
-  part.dst += begin * part.dst_strides[0] * (int64_t)lt__dtype_size(part.dst_dtype);
-  part.src += begin * part.src_strides[0] * (int64_t)lt__dtype_size(part.src_dtype);
-  return part;
-}
-
 /* One thread's share: indices [begin, end) of the outermost dim. */
 static void copy_range(void *ctx, int64_t begin, int64_t end) {
-  const parallel_copy *pc = ctx;
+  const lt__parallel_copy *pc = ctx;
   /* The whole copy (one thread) takes a as it is: a copy of it (`rep movs`,
    * see lt__plan_copy) cost lt_copy of 16 strided floats 185 ns, not 152. */
   if (begin == 0 && end == pc->a->shape[0]) {
     copy_block(pc->a, pc->fast, pc->stream, pc->big);
   } else {
-    lt__copy_args part = outer_share(pc->a, begin, end);
+    lt__copy_args part = lt__outer_share(pc->a, begin, end);
     copy_block(&part, pc->fast, pc->stream, pc->big);
   }
   if (pc->stream) lt__stream_fence();
@@ -288,96 +266,6 @@ static void order_by_source(lt__copy_args *a) {
     }
 }
 
-/* One thread's share of a copy written in the destination's order:
- * indices [begin, end) of the outermost dim, the runs put onto one span
- * of the destination for as long as they continue each other there, so
- * that the lines they share go out whole and streamed. Dense runs go a
- * row at a time (the dim next to the inner one; runs_in_destination_order),
- * gathered ones (lt__run_stream_gather) one at a time, each from a source
- * past the caches asking for the first lines of the run a few runs on as
- * it starts (lt__stream_strided_ask_next, lt__stream_strided_runs_ahead). */
-static void copy_in_destination_order(void *ctx, int64_t begin, int64_t end) {
-  const parallel_copy *pc = ctx;
-  lt__copy_args part = outer_share(pc->a, begin, end);
-  int64_t es = (int64_t)lt__dtype_size(part.dst_dtype);
-  int in = part.ndim - 1;
-  bool dense = part.src_strides[in] == 1;
-  int walk = dense ? in - 1 : in; /* the dim each step writes whole; the odometer steps those outside it */
-  lt__run_stream s;
-  lt__run_stream_begin(&s, part.dst);
-  int64_t step = part.src_strides[in], n = part.shape[in];
-  lt__odometer o = {.dst_off = 0}, next = o, asked = o, ask = o; /* ask: the run to ask for; asked: the one before it */
-  bool more, asking = !dense && pc->big.src;
-  int64_t k = lt__stream_strided_runs_ahead(step, n, (size_t)es);
-  for (int64_t i = 0; i < k && asking; i++) {
-    asked = ask;
-    asking = lt__odometer_step(&ask, &part, walk, -1, es, es);
-  }
-  do {
-    char *dst = part.dst + o.dst_off;
-    const char *src = part.src + o.src_off;
-    more = lt__odometer_step(&next, &part, walk, -1, es, es);
-    if (dst != lt__run_stream_next(&s)) {
-      lt__run_stream_end(&s);
-      lt__run_stream_begin(&s, dst);
-    }
-    if (dense) {
-      lt__run_stream_put(&s, src, part.src_strides[walk] * es, part.shape[walk], part.shape[in] * es, pc->big.src);
-    } else {
-      if (asking) {
-        lt__stream_strided_ask_next(part.src + asked.src_off, part.src + ask.src_off, step, n, (size_t)es);
-        asked = ask;
-        asking = lt__odometer_step(&ask, &part, walk, -1, es, es);
-      }
-      lt__run_stream_gather(&s, src, step, n, (size_t)es);
-    }
-    o = next;
-  } while (more);
-  lt__run_stream_end(&s);
-  lt__stream_fence();
-}
-
-/* Whether large_dense_runs goes in the destination's order instead,
- * through lt__run_stream: where the runs split lines (their length or the
- * destination's start off a line) and lie back to back in the
- * destination, and are shorter than a line or RUN_STREAM_MIN_BYTES and
- * longer. Streamed in source order, each run's first and last lines take
- * plain stores, which miss: runs of 280 bytes to 1 KiB then went at a
- * fifth to half of what their aligned neighbours did. Zen 4, F32 (1,0,2)
- * at 64 MiB, three runs in turn, source order -> destination order: runs
- * of 40 bytes 0.06 -> 0.24-0.27 of memcpy, 280 0.27-0.29 -> 1.05-1.10,
- * 300 0.21-0.28 -> 0.77-0.96, 440 0.36-0.48 -> 1.14-1.17, 644 0.39-0.46
- * -> 0.93-1.35, 1020 0.56-0.58 -> 1.05-1.40; runs of 48 and 80 bytes
- * level, and 96 to 240 bytes went faster in source order (160: 1.07-1.40
- * against 0.76-0.93); at 512 MiB, two runs: 40 bytes 0.06 -> 0.29-0.30,
- * 160 1.20-1.28 -> 0.87-0.90, 300 0.18 -> 0.93-0.96, 644 0.38-0.40 ->
- * 1.09-1.44. bench_access --dtype, 512 MiB, (1,0,2), one run each: u8
- * (rows of 406 bytes) 0.24 -> 0.79, bf16 (644) 0.32 -> 1.06, f64 (1624)
- * 0.83 -> 1.00. */
-enum { RUN_STREAM_MIN_BYTES = 256 };
-
-/* Where the destination's order reads the source as a few sequential
- * streams (the runs of consecutive indices of the dim outside the row dim
- * lie back to back there), Intel cores take it even for runs of whole
- * lines: they read a few streams at once faster than one, and write one
- * stream faster than many. BHTD [4, H, T, 64] (0,2,1,3) F32 at 512 MiB
- * on a Xeon (AVX-512 with AMX), one thread, same-run ratio to memcpy,
- * medians of 7, source order -> destination order: H = 4 0.84 -> 1.03,
- * 12 0.88 -> 1.02, 32 0.86 -> 0.93, 64 0.82 -> 0.73, 128 0.81 -> 0.59.
- * Zen 5 measured H = 12 much slower that way (above), so AMD cores stay
- * in source order. */
-enum { DEST_ORDER_MAX_STREAMS = 32 };
-
-static bool runs_in_destination_order(const lt__copy_args *a) {
-  int row = a->ndim - 2;
-  int64_t bytes = a->shape[row + 1] * (int64_t)lt__dtype_size(a->dst_dtype);
-  bool splits_lines = bytes % 64 != 0 || (uintptr_t)a->dst % 64 != 0;
-  if (a->dst_strides[row] != a->shape[row + 1]) return false;
-  if (splits_lines) return bytes < 64 || bytes >= RUN_STREAM_MIN_BYTES;
-  bool streams = row > 0 && a->src_strides[row - 1] == a->shape[row + 1] && a->shape[row] <= DEST_ORDER_MAX_STREAMS;
-  return streams && lt__intel_cores();
-}
-
 /* A copy of dense runs too large for the caches, streamed in source
  * order, its source read ahead only where that outgrows the caches too:
  * one that does not (an expand's row, read again for every row of the
@@ -395,16 +283,16 @@ static bool runs_in_destination_order(const lt__copy_args *a) {
  * bands of 16 streams level with it for (1,0,2) on the Xeon.) Runs that
  * split lines, and on Intel cores runs read from a few streams, go in the
  * destination's order where that measured faster
- * (runs_in_destination_order). */
-static void large_dense_runs(const lt__copy_args *a, int64_t bytes, outgrows big) {
-  if (runs_in_destination_order(a)) {
-    parallel_copy pc = {a, NULL, true, big};
-    lt__parallel_for(a->shape[0], bytes, copy_in_destination_order, &pc);
+ * (lt__runs_in_destination_order, dest_order_copy.c). */
+static void large_dense_runs(const lt__copy_args *a, int64_t bytes, lt__outgrows big) {
+  if (lt__runs_in_destination_order(a)) {
+    lt__parallel_copy pc = {a, NULL, true, big};
+    lt__parallel_for(a->shape[0], bytes, lt__copy_in_destination_order, &pc);
     return;
   }
   lt__copy_args walk = *a;
   order_by_source(&walk);
-  parallel_copy pc = {&walk, NULL, true, big};
+  lt__parallel_copy pc = {&walk, NULL, true, big};
   lt__parallel_for(walk.shape[0], bytes, copy_range, &pc);
 }
 
@@ -464,8 +352,8 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
   lt__cast_fn fast = same ? NULL : lt__cast_best(a->dst_dtype, a->src_dtype, a->mode);
   /* Only copies that cannot fail go to the pool: a failure's message is
    * thread-local and must reach the caller's thread. */
-  outgrows big = {lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype)),
-                  lt__outgrows_cache(a->ndim, a->shape, a->dst_strides, lt__dtype_size(a->dst_dtype))};
+  lt__outgrows big = {lt__outgrows_cache(a->ndim, a->shape, a->src_strides, lt__dtype_size(a->src_dtype)),
+                      lt__outgrows_cache(a->ndim, a->shape, a->dst_strides, lt__dtype_size(a->dst_dtype))};
   if (a->ndim == 0 || (!same && !fast)) return copy_block(a, fast, false, big);
   int64_t numel = 1;
   for (int d = 0; d < a->ndim; d++) numel *= a->shape[d];
@@ -481,7 +369,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
     return LT_OK;
   }
   bool stream = same && streams_gather(a) && numel * (int64_t)lt__dtype_size(a->dst_dtype) >= LT__STREAM_MIN_BYTES;
-  parallel_copy pc = {a, fast, stream, big};
+  lt__parallel_copy pc = {a, fast, stream, big};
   /* A streamed gather that lt__stream_strided's kernels do (a reversed run,
    * every other element, every third or fourth element, every eighth word)
    * goes in the destination's order, so that the lines where one
@@ -494,7 +382,7 @@ lt_status lt__cpu_copy(const lt__copy_args *a) {
    * one thread: 0.62 and 0.95-0.98); 64 MiB level. */
   size_t es = lt__dtype_size(a->dst_dtype);
   if (stream && lt__stream_strided_has(a->src_strides[a->ndim - 1], es) && (uintptr_t)a->dst % es == 0) {
-    lt__parallel_for(a->shape[0], bytes, copy_in_destination_order, &pc);
+    lt__parallel_for(a->shape[0], bytes, lt__copy_in_destination_order, &pc);
     return LT_OK;
   }
   lt__parallel_for(a->shape[0], bytes, copy_range, &pc);
