@@ -1,5 +1,6 @@
-/* Internal to the grouped transposes (grouped_transpose.c, and the band
- * walk in grouped_bands.c): a group's plan. */
+/* Internal to the grouped transposes (grouped_transpose.c, the group's
+ * rows in grouped_rows.c, and the band walk in grouped_bands.c): a
+ * group's plan. */
 #ifndef LT_GROUPED_PLAN_H
 #define LT_GROUPED_PLAN_H
 
@@ -40,6 +41,18 @@ typedef struct lt__group_plan {
 static inline bool lt__group_rows_on_lines(const lt__copy_args *a, int64_t es) {
   return a->dst_strides[a->transpose_dim] * es % 64 == 0 && (uintptr_t)a->dst % 64 == 0;
 }
+
+/* The group of the copy a (grouped_rows.c): its first dim, its rows in
+ * *rows, a tile's side being t; -1 where it has none. */
+int lt__group_first(const lt__copy_args *a, int64_t t, int64_t *rows);
+/* As lt__group_first, for a streamed copy whose inner dim is a tile's
+ * side (the group then pulls its blocks or is not taken). */
+int lt__tile_group_first(const lt__copy_args *a, int64_t t, int64_t *rows);
+/* Sets g->outer, q, q_lines and long_bytes for g's group, the copy
+ * streamed or not. */
+void lt__group_take_outer(lt__group_plan *g, bool streamed);
+/* Sets g->row_at for g's group and its q. */
+void lt__group_fill_row_offsets(lt__group_plan *g);
 
 /* Whether a streamed plan walks its rows in bands (grouped_bands.c), a
  * copy of bytes; its g->in_place must then be the streamed rows kernel. */
