@@ -4,7 +4,7 @@
  * other dims (the outer indices), split over the thread pool by outer
  * indices, by blocks of source rows or by columns of k; streamed ones in
  * bands of source rows where that measured faster (banded_rows,
- * lagged_band). */
+ * lagged_bands.c). */
 #include "tiled_transpose.h"
 
 #include "alloc.h"
@@ -15,6 +15,7 @@
 #include "odometer.h"
 #include "pool.h"
 #include "stream.h"
+#include "tile_job.h"
 #include "transpose.h"
 #include "transpose_tiling.h"
 #include "vendor.h"
@@ -85,19 +86,9 @@ static bool splits_rows(const lt__copy_args *a, int64_t es, int threads, bool st
   return streamed || a->shape[in] * es >= CACHED_ROW_SPLIT_MIN_BYTES * threads;
 }
 
-typedef struct tile_job {
-  const lt__copy_args *a;
-  lt__transpose_fn fn;
-  bool streamed; /* fn is lt__transpose_best_streamed's: fence after the last call */
-  int64_t band;  /* source rows per call (see banded_rows); all of them unless banded */
-  int64_t side;  /* slices a call may take side by side (see side_by_side); 1: one */
-  lt__transpose_side_fn side_fn; /* NULL: side by side through fn, a slice at a time */
-  lt__transpose_pair_fn pair_fn; /* NULL, or lagged bands through it (see lagged_band) */
-} tile_job;
-
 /* Source rows [r0, r1) by columns [c0, c1) of dim k, for every index of
  * the other outer dims: one call each. */
-static void transpose_box(const tile_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+static void transpose_box(const lt__tile_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
@@ -113,7 +104,7 @@ static void transpose_box(const tile_job *j, int64_t r0, int64_t r1, int64_t c0,
 /* Columns [c0, c1) of dim k (rows of the destination, so threads write
  * disjoint lines), every source row. */
 static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
-  const tile_job *j = ctx;
+  const lt__tile_job *j = ctx;
   transpose_box(j, 0, j->a->shape[j->a->ndim - 1], c0, c1);
 }
 
@@ -125,7 +116,7 @@ static void transpose_cols(void *ctx, int64_t c0, int64_t c1) {
 enum { ROW_BLOCK = 64 };
 
 static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
-  const tile_job *j = ctx;
+  const lt__tile_job *j = ctx;
   int64_t rows = j->a->shape[j->a->ndim - 1], r1 = b1 * ROW_BLOCK < rows ? b1 * ROW_BLOCK : rows;
   transpose_box(j, b0 * ROW_BLOCK, r1, 0, j->a->shape[j->a->transpose_dim]);
 }
@@ -149,7 +140,7 @@ static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
  * 0.80-0.85 (bands of 256 bytes 0.66-0.70, 1 KiB 0.76-0.79), 64 MiB
  * 0.72-0.76 -> 0.78-0.79, two threads at 512 MiB level (1.02-1.05).
  * (F32 rows a multiple of 32 KiB apart go in lagged bands instead: see
- * lagged_band.) */
+ * lt__lagged_band.) */
 enum { BAND_BYTES = 512 };
 
 static int64_t banded_rows(const lt__copy_args *a, int64_t es) {
@@ -229,7 +220,7 @@ static int64_t side_by_side(const lt__copy_args *a, int64_t es, bool streamed) {
  * three rounds each in turn, 0.56-0.57 -> 0.62-0.63. Every source row at
  * once: only cached batches go side by side, and only streamed ones in
  * bands. */
-static void transpose_side_by_side(const tile_job *j, char *dst, const char *src, int64_t n, char *stage) {
+static void transpose_side_by_side(const lt__tile_job *j, char *dst, const char *src, int64_t n, char *stage) {
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
@@ -255,133 +246,10 @@ static lt__odometer odometer_at(const lt__copy_args *a, int64_t i) {
   return lt__odometer_at(a, a->ndim - 1, a->transpose_dim, i, es, es);
 }
 
-/* Streamed F32 transposes whose source rows lie a multiple of
- * LAG_CROWD_BYTES apart put a strip's 16 rows, a line each, in the same
- * few sets of L2 (one set where they lie a multiple of 128 KiB apart, on
- * a 2 MiB 16-way L2), which the hardware prefetcher's lines for the
- * strip ahead then push out. On Intel cores such a transpose goes in
- * lagged bands of two strips: the second strip one step behind the
- * first (an outer index of a batch whose rows run on, as banded_rows; a
- * chunk of LAG_CHUNK_BYTES of a single transpose's columns), their tiles
- * in turn (lt__transpose_pair_fn). The two strips' lines then fall in
- * sets a step apart, and each destination row gets two adjacent lines a
- * step apart in time. Xeon (AVX-512 with AMX, 2 MiB L2), F32, same-run
- * ratio to memcpy, a switch in one build, two to four runs each in turn,
- * bands of 512 bytes (or the whole transpose) -> lagged: bench_access
- * (2,1,0) at 512 MiB 0.39-0.43 -> 0.84-0.90, two threads 0.43 -> 0.90,
- * 64 MiB 0.48-0.57 -> 0.90-1.17; (1,2,0) (one transpose of 262144 x 512)
- * 0.42-0.45 -> 0.87-0.93, two threads 0.42 -> 0.90, 64 MiB 0.57-0.66 ->
- * 1.05-1.38; --permute: (1,2,0) of [256, 512, 1024] 0.36 -> 0.73, the
- * 2-D transpose of [2048, 32768] 0.39 -> 0.80, of [4096, 16384] 0.73 ->
- * 0.80, (2,1,0) of [1024, 64, 256] 1.01 -> 1.22, of [2048, 32, 256]
- * (rows 32 KiB apart) 1.10 -> 1.45-1.57; 2-D transposes with rows 32 KiB
- * apart level ([8192, 8192], [16384, 8192]). Rows 16 KiB apart gained
- * little or nothing ((2,1,0) of [4096, 16, 256] 1.30-1.37 -> 1.43-1.46,
- * the 2-D [32768, 4096] level) and keep their walk. The same lag through
- * a call per half reached 0.63-0.69 at 512 MiB (halves of two or four
- * strips 0.38-0.45): it is the strips' tiles taken in turn that keeps
- * each set to one strip's lines. bf16 measured mixed ((1,2,0) at 64 MiB
- * 1.21 -> 0.89, at 512 0.55 -> 0.61; a 2-byte tile's 32 rows fill a set
- * alone) and F64 lost ((1,2,0) at 64 MiB 1.53 -> 0.98-1.22): both keep
- * their bands. */
-enum { LAG_CROWD_BYTES = 32768, LAG_CHUNK_BYTES = 2048 };
-
-/* Every step of the band on lines on both sides, whole tiles along k:
- * what the pair kernel takes (lt__pair_fits). */
-static bool lag_steps_on_lines(const lt__copy_args *a, int64_t es) {
-  int in = a->ndim - 1, k = a->transpose_dim;
-  if ((uintptr_t)a->dst % 64 != 0 || (uintptr_t)a->src % 64 != 0 || a->shape[k] % (64 / es) != 0) return false;
-  for (int d = 0; d < a->ndim; d++)
-    if ((d != in && a->dst_strides[d] * es % 64 != 0) || (d != k && a->src_strides[d] * es % 64 != 0)) return false;
-  return true;
-}
-
-/* Whether a streamed transpose goes in lagged bands (above): a batch
- * that banded_rows bands (band: its answer), or a single transpose
- * (outer 1) of two strips' rows or more. */
-static bool lagged_band(const lt__copy_args *a, int64_t es, int64_t outer, int64_t band) {
-  int in = a->ndim - 1;
-  if (es != 4 || !lt__intel_cores() || a->src_strides[in] * es % LAG_CROWD_BYTES != 0) return false;
-  bool steps = outer == 1 ? a->shape[in] >= 2 * 64 / es : band < a->shape[in];
-  return steps && lag_steps_on_lines(a, es);
-}
-
-/* Where one step of a lagged band lies: its offsets on each side and its
- * columns of k. */
-typedef struct lag_step {
-  int64_t dst_off, src_off, cols;
-} lag_step;
-
-/* The steps of a lagged band: outer indices (the odometer's), or chunks
- * of chunk columns of a single transpose. */
-typedef struct lag_walk {
-  lt__odometer o;
-  int64_t chunk, col; /* chunk 0: outer indices */
-} lag_walk;
-
-static lag_step lag_next(lag_walk *w, const lt__copy_args *a, int64_t es) {
-  int in = a->ndim - 1, k = a->transpose_dim;
-  if (w->chunk == 0) {
-    lag_step s = {w->o.dst_off, w->o.src_off, a->shape[k]};
-    lt__odometer_step(&w->o, a, in, k, es, es);
-    return s;
-  }
-  int64_t cols = a->shape[k] - w->col < w->chunk ? a->shape[k] - w->col : w->chunk;
-  lag_step s = {w->col * a->dst_strides[k] * es, w->col * es, cols};
-  w->col += cols;
-  return s;
-}
-
-/* n steps of a band of rows whose second half goes one step behind its
- * first (see lagged_band): both halves' tiles in turn through the pair
- * kernel, or a call each where they differ in columns (a last chunk) or
- * only one half has a step (the first and the last). */
-static void transpose_lagged(const tile_job *j, char *dst, const char *src, int64_t rows, lag_walk *w, int64_t n) {
-  const lt__copy_args *a = j->a;
-  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
-  int in = a->ndim - 1, k = a->transpose_dim;
-  int64_t dld = a->dst_strides[k], sld = a->src_strides[in], h = rows / 2;
-  char *dst2 = dst + h * es;
-  const char *src2 = src + h * sld * es;
-  lag_step now = {0}, before = {0};
-  for (int64_t i = 0; i <= n; i++, before = now) { /* before: step i - 1, the second half's */
-    if (i < n) now = lag_next(w, a, es);
-    if (i < n && i > 0 && now.cols == before.cols) {
-      j->pair_fn(dst + now.dst_off, src + now.src_off, dst2 + before.dst_off, src2 + before.src_off, dld, sld, h,
-                 now.cols);
-      continue;
-    }
-    if (i < n) j->fn(dst + now.dst_off, dld, src + now.src_off, sld, h, now.cols);
-    if (i > 0) j->fn(dst2 + before.dst_off, dld, src2 + before.src_off, sld, rows - h, before.cols);
-  }
-}
-
-/* Bands [b0, b1) of a single transpose's source rows, each lagged over
- * chunks of LAG_CHUNK_BYTES of its columns; a last band short of the
- * band's rows in one call. */
-static void transpose_lagged_rows(void *ctx, int64_t b0, int64_t b1) {
-  const tile_job *j = ctx;
-  const lt__copy_args *a = j->a;
-  int64_t es = (int64_t)lt__dtype_size(a->dst_dtype), chunk = LAG_CHUNK_BYTES / es;
-  int in = a->ndim - 1, k = a->transpose_dim;
-  for (int64_t b = b0; b < b1; b++) {
-    int64_t r0 = b * j->band, rows = a->shape[in] - r0 < j->band ? a->shape[in] - r0 : j->band;
-    char *dst = a->dst + r0 * es;
-    const char *src = a->src + r0 * a->src_strides[in] * es;
-    if (rows < j->band) {
-      j->fn(dst, a->dst_strides[k], src, a->src_strides[in], rows, a->shape[k]);
-      continue;
-    }
-    lag_walk w = {.chunk = chunk};
-    transpose_lagged(j, dst, src, rows, &w, (a->shape[k] + chunk - 1) / chunk);
-  }
-  lt__stream_fence();
-}
-
 /* Outer indices [i0, i1), every column of k each, a band of rows at a
  * time. */
 static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
-  const tile_job *j = ctx;
+  const lt__tile_job *j = ctx;
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
@@ -395,8 +263,8 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
     int64_t rows = a->shape[in] - r0 < j->band ? a->shape[in] - r0 : j->band;
     lt__odometer o = at;
     if (j->pair_fn && rows == j->band) {
-      lag_walk w = {.o = at};
-      transpose_lagged(j, dst, src, rows, &w, i1 - i0);
+      lt__lag_walk w = {.o = at};
+      lt__transpose_lagged(j, dst, src, rows, &w, i1 - i0);
       continue;
     }
     for (int64_t i = i0, n; i < i1; i += n) {
@@ -447,7 +315,7 @@ static bool stages_slices(const lt__copy_args *a, int64_t es) {
 /* Outer indices [i0, i1) through the stage (above); without memory for
  * it, streamed straight from the tiles. */
 static void staged_slices(void *ctx, int64_t i0, int64_t i1) {
-  const tile_job *j = ctx;
+  const lt__tile_job *j = ctx;
   const lt__copy_args *a = j->a;
   int64_t es = (int64_t)lt__dtype_size(a->dst_dtype);
   int in = a->ndim - 1, k = a->transpose_dim;
@@ -487,14 +355,14 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
   if (batch_large && stages_slices(a, (int64_t)es)) {
     /* fn cached: stages in L1 */
-    tile_job staged = {a, lt__transpose_best(es), false, a->shape[a->ndim - 1], 1, NULL, NULL};
+    lt__tile_job staged = {a, lt__transpose_best(es), false, a->shape[a->ndim - 1], 1, NULL, NULL};
     lt__parallel_for(outer, bytes, staged_slices, &staged);
     return true;
   }
-  tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
-                a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL, NULL};
+  lt__tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
+                    a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL, NULL};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
-  j.pair_fn = batch_large && lagged_band(a, (int64_t)es, outer, j.band) ? lt__transpose_pair_kernel(es) : NULL;
+  j.pair_fn = batch_large && lt__lagged_band(a, (int64_t)es, outer, j.band) ? lt__transpose_pair_kernel(es) : NULL;
   if (j.pair_fn) j.band = 2 * 64 / (int64_t)es; /* two strips of a tile's rows */
   if (j.side > 1) j.side_fn = lt__transpose_side_kernel(es);
   /* Threads take whole outer indices where there are a few per thread:
@@ -506,7 +374,7 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * destination row: splits_rows), and its columns otherwise. */
   int threads = lt_get_num_threads();
   if (j.pair_fn && outer == 1)
-    lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, transpose_lagged_rows, &j);
+    lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, lt__transpose_lagged_rows, &j);
   else if (outer >= OUTER_PER_THREAD * threads)
     lt__parallel_for(outer, bytes, transpose_outer, &j);
   else if (splits_rows(a, (int64_t)es, threads, j.streamed))
