@@ -16,48 +16,43 @@
  * reads_in_place), whether a streamed one pulls its rows in blocks
  * (pulls_blocks: on Intel, 2-byte elements only) or walks them in bands
  * (grouped_bands.c, lt__group_walks_bands, not measured on AMD). Each use gives its figures;
- * everywhere else one choice serves both. */
+ * everywhere else one choice serves both. Every choice is correct on any
+ * CPU that has the instructions it uses, so LT_CPU_CORES (intel, zen5 or
+ * other) makes the backend take another machine's choices: the tests run
+ * each machine's walks wherever they run (vendor.c). */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-#endif
 
-static inline bool lt__intel_cores(void) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_is("intel");
-#else
-  return false;
-#endif
+/* The cores whose measured choices the backend takes: Intel's, AMD's of
+ * family 26 (Zen 5) or later, or any other (the choices measured on Zen
+ * 4, and where nothing was measured apart, the one choice for all). */
+typedef enum lt__cores_kind { LT__CORES_OTHER, LT__CORES_INTEL, LT__CORES_ZEN5 } lt__cores_kind;
+
+/* An lt__cores_kind once found, -1 before (vendor.c). */
+extern _Atomic int lt__cores_found;
+lt__cores_kind lt__find_cores(void);
+
+/* One relaxed load after the first call: the choices are made per copy
+ * and per run, so they must cost no more than the __builtin_cpu_is they
+ * replaced; threads that race to find the cores store the same answer. */
+static inline lt__cores_kind lt__cores(void) {
+  int k = atomic_load_explicit(&lt__cores_found, memory_order_relaxed);
+  return k >= 0 ? (lt__cores_kind)k : lt__find_cores();
 }
 
-/* Whether the cores are AMD's of family 26 (Zen 5) or later, for the
- * choices measured on them alone: how far streamed strided reads ask
- * ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
- * and Intel cores the same as Zen 5), whether every eighth 4-byte
- * element streams (stream_strided.c, every_eighth_streams), up to what
- * size a transpose keeps plain stores (transpose/transpose_tiling.h,
+static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL; }
+
+/* For the choices measured on Zen 5 alone: how far streamed strided reads
+ * ask ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
+ * and Intel cores the same as Zen 5), whether every eighth 4-byte element
+ * streams (stream_strided.c, every_eighth_streams), up to what size a
+ * transpose keeps plain stores (transpose/transpose_tiling.h,
  * lt__streams_output) and how cached F32 transposes walk where Zen 5
  * takes diagonals or staggers its tiles (transpose/transpose_walk_cached.h,
- * lt__zen4_f32).
- * cpuid is read once (in a VM it traps, microseconds a time); threads
- * that race here store the same answer. */
-static inline bool lt__zen5_cores(void) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static int zen5 = -1;
-  int known = __atomic_load_n(&zen5, __ATOMIC_RELAXED);
-  if (known >= 0) return known;
-  unsigned a = 0, b, c, d, family = 0;
-  if (__builtin_cpu_is("amd") && __get_cpuid(1, &a, &b, &c, &d))
-    family = ((a >> 8) & 0xF) == 0xF ? 0xF + ((a >> 20) & 0xFF) : (a >> 8) & 0xF;
-  known = family >= 0x1A;
-  __atomic_store_n(&zen5, known, __ATOMIC_RELAXED);
-  return known;
-#else
-  return false;
-#endif
-}
+ * lt__zen4_f32). */
+static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
 
 #endif
