@@ -1,25 +1,33 @@
-/* Internal: whether this CPU's cores are Intel's (or AMD's Zen 5,
- * below), for the few walks whose best choice measured opposite on Intel
- * and AMD cores: dense runs read from a few streams in the destination's
- * order (strided_copy.c, runs_in_destination_order), bands of rows in
- * streamed batches of transposes (tiled_transpose.c, banded_rows) and
- * lagged bands where F32 rows crowd L2's sets (lagged_band, not measured
- * on AMD), how a long dense span streams (stream.c,
- * lt__stream_copy_span, not measured on AMD), the loops of step-8 gathers
- * from memory, of cached gathers of steps up to a line and of cached
- * scatters past a line (gather.c, the last not measured on AMD),
- * the order of cached transposes' tiles
- * (transpose/transpose_walk_cached.h, lt__tiles_cached), whether
- * streamed 2-byte tiles go in pairs (transpose/transpose_avx512.c,
- * takes_pairs), how large a
- * grouped transpose reads its rows in place (grouped_transpose.c,
- * reads_in_place), whether a streamed one pulls its rows in blocks
- * (pulls_blocks: on Intel, 2-byte elements only) or walks them in bands
- * (grouped_bands.c, lt__group_walks_bands, not measured on AMD). Each use gives its figures;
- * everywhere else one choice serves both. Every choice is correct on any
- * CPU that has the instructions it uses, so LT_CPU_CORES (intel, zen5 or
- * other) makes the backend take another machine's choices: the tests run
- * each machine's walks wherever they run (vendor.c). */
+/* Internal: which cores this CPU has, for the walks whose best choice
+ * measured differently on Intel cores, on AMD's Zen 5 and on the others
+ * (Zen 4 among them). Intel cores against AMD's:
+ *  - dense runs read from a few streams go in the destination's order
+ *    (dest_order_copy.c, lt__runs_in_destination_order);
+ *  - streamed batches of transposes go in bands of rows
+ *    (tiled_transpose.c, banded_rows), or in lagged bands where F32 rows
+ *    crowd L2's sets (lagged_bands.c, lt__lagged_band, not measured on
+ *    AMD); only AMD's take the slices of cached ones side by side
+ *    (side_by_side);
+ *  - a long dense span streams in blocks of pages (stream.c,
+ *    lt__stream_copy_span, not measured on AMD);
+ *  - the loops of step-8 gathers from memory, of cached gathers of steps
+ *    up to a line and of cached scatters past a line (gather.c, the last
+ *    not measured on AMD);
+ *  - the order of cached transposes' tiles
+ *    (transpose/transpose_walk_cached.h, lt__tiles_cached), and whether
+ *    streamed 2-byte tiles go in pairs (transpose/transpose_tile_pairs.h,
+ *    lt__takes_pairs);
+ *  - how large a grouped transpose reads its rows in place
+ *    (grouped_transpose.c, reads_in_place), whether a streamed one pulls
+ *    its rows in blocks (pulls_blocks: on Intel, 2-byte elements only),
+ *    asks for lines ahead into L1 (lt__grouped_transpose) or walks them
+ *    in bands (grouped_bands.c, lt__group_walks_bands, not measured on
+ *    AMD).
+ * Zen 5 against the others: see lt__zen5_cores. Each use gives its
+ * figures; everywhere else one choice serves all. Every choice is correct
+ * on any CPU that has the instructions it uses, so LT_CPU_CORES (intel,
+ * zen5 or other) makes the backend take another machine's choices, and
+ * the tests check each machine's walks wherever they run (vendor.c). */
 #ifndef LT_CPU_VENDOR_H
 #define LT_CPU_VENDOR_H
 
