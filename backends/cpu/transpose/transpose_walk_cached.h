@@ -291,25 +291,27 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
 /* Zen 4 (and any cores but Intel's and Zen 5's) walks along the
  * source's rows too where the others walk down the columns (the last
  * walk of lt__tiles_cached, for what none before it takes: source rows
- * no farther apart than the destination's among them), for tiles of 1, 2 and 4 bytes whose rows are a line (AVX-512's, as
- * measured), where the transpose holds a quarter of LT__CACHED_MAX_BYTES
- * or more. Zen 4, a switch flipped sample by sample in one process (11
- * to 15 samples, a process a shape unless counted), speed ratio down
- * columns -> along rows: F32 300 x 300 1.18, 500 x 500 1.06-1.08, 520 x
- * 500 1.11-1.14; bf16 724 x 724 (bench_access's 2-D at 1 MiB, six
+ * no farther apart than the destination's among them), for tiles of 1,
+ * 2 and 4 bytes whose rows are a line (AVX-512's, as measured), where
+ * the transpose holds from a quarter of LT__CACHED_MAX_BYTES to all of
+ * it. Zen 4, a switch flipped sample by sample in one process (11 to 15
+ * samples, a process a shape unless counted), speed ratio down columns
+ * -> along rows: F32 300 x 300 1.18, 500 x 500 1.06-1.08, 520 x 500
+ * 1.11-1.14; bf16 724 x 724 (bench_access's 2-D at 1 MiB, six
  * processes) 1.04-1.12, 800 x 600 1.09, 512 x 300 1.07, (2,0,1) of [80,
  * 80, 81] (bench_access's) 1.08-1.09; u8 1000 x 1000 1.05, 1020 x 1020
  * (four processes) 1.06-1.07, 1024 x 1024 (bench_access's) 1.04;
  * bench_access's other permutations at 1 MiB level (F32, bf16, u8);
- * smaller transposes level or a little behind (F32 200 x 200 1.00, 100 x
- * 100 0.99, bf16 64 x 64 0.99); F64 mixed (350 x 350 0.98, 360 x 340
+ * smaller transposes level or a little behind (F32 200 x 200 1.00, 100
+ * x 100 0.99, bf16 64 x 64 0.99); F64 mixed (350 x 350 0.98, 360 x 340
  * 1.06), so it keeps the columns. bench_access itself, a process a run,
  * swings more than that with where the pages fall (bf16 2-D, four runs
- * of each build in turn, middle halves of the ratio to memcpy: 0.38-0.42
- * -> 0.39-0.47). */
+ * of each build in turn, middle halves of the ratio to memcpy:
+ * 0.38-0.42 -> 0.39-0.47). */
 static inline bool lt__zen4_along_rows(const lt__tiling *g) {
+  int64_t bytes = g->nrows * g->ncols * g->es;
   return !lt__intel_cores() && !lt__zen5_cores() && g->es <= 4 && g->t * g->es == 64 &&
-         g->nrows * g->ncols * g->es >= LT__CACHED_MAX_BYTES / 4;
+         bytes >= LT__CACHED_MAX_BYTES / 4 && bytes <= LT__CACHED_MAX_BYTES;
 }
 
 /* The tiles of g one row of tiles after another; on Intel cores each
