@@ -60,7 +60,9 @@ static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL
  * transpose keeps plain stores (transpose/transpose_tiling.h,
  * lt__streams_output) and how cached F32 transposes walk where Zen 5
  * takes diagonals or staggers its tiles (transpose/transpose_walk_cached.h,
- * lt__zen4_f32). */
+ * lt__zen4_f32); and Zen 4's alone: where cached transposes walk along
+ * the source's rows while the others go down the columns
+ * (lt__zen4_along_rows). */
 static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
 
 #endif
