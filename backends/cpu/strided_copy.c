@@ -281,8 +281,8 @@ static void order_by_source(lt__copy_args *a) {
  * (Blocks of the stream dim, a stream read 4-64 KiB at a time, measured
  * at best level with source order on Zen 5, and slower for (1,0,2);
  * bands of 16 streams level with it for (1,0,2) on the Xeon.) Runs that
- * split lines, and on Intel cores runs read from a few streams, go in the
- * destination's order where that measured faster
+ * split lines, and runs read from a few streams on Intel cores and Zen 4
+ * (not Zen 5), go in the destination's order where that measured faster
  * (lt__runs_in_destination_order, dest_order_copy.c). */
 static void large_dense_runs(const lt__copy_args *a, int64_t bytes, lt__outgrows big) {
   if (lt__runs_in_destination_order(a)) {

@@ -1,8 +1,9 @@
 /* Internal: which cores this CPU has, for the walks whose best choice
  * measured differently on Intel cores, on AMD's Zen 5 and on the others
- * (Zen 4 among them). Intel cores against AMD's:
- *  - dense runs read from a few streams go in the destination's order
- *    (dest_order_copy.c, lt__runs_in_destination_order);
+ * (Zen 4 among them). Each of the three apart: how many streams dense
+ * runs may be read from in the destination's order (dest_order_copy.c,
+ * lt__runs_in_destination_order: Intel's 32, Zen 4's 12, Zen 5's none).
+ * Intel cores against AMD's:
  *  - streamed batches of transposes go in bands of rows
  *    (tiled_transpose.c, banded_rows), or in lagged bands where F32 rows
  *    crowd L2's sets (lagged_bands.c, lt__lagged_band, not measured on
