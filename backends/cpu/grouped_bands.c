@@ -1,7 +1,8 @@
-/* The band walk of grouped transposes. On Intel cores a streamed group
- * whose rows run on along dim outer reads them a band of a tile's side
- * (16 F32 rows) at a time, where they lie, instead of gathering all of
- * them a call at a time: each band walks dim outer through its rows
+/* The band walk of grouped transposes. On Intel cores (and Zen 4: see
+ * ZEN4_BAND_MAX_RUN_BYTES) a streamed group whose rows run on along dim
+ * outer reads them a band of a tile's side (16 F32 rows) at a time,
+ * where they lie, instead of gathering all of them a call at a time:
+ * each band walks dim outer through its rows
  * (g->in_place, streaming stores), so the source is read as a tile's
  * side of sequential streams instead of the group's rows (48 in BHTD),
  * and each destination row gets one line per index, a band's line of it.
@@ -31,8 +32,9 @@
  * to 32 MiB, 0.67-0.84 -> 1.07-1.34; [4, 12, 2001, 32] 0.66-0.82 ->
  * 1.14-1.19): so rows an even number of lines apart take bands from
  * BANDS_EVEN_MIN_BYTES. (The rows must run on along dim outer: a band of
- * rows that step away would be no stream.) Not measured on AMD cores,
- * which pull their blocks (pulls_blocks). */
+ * rows that step away would be no stream.) Zen 4 takes them too, for F32
+ * (see ZEN4_BAND_MAX_RUN_BYTES); Zen 5, not measured, pulls its blocks
+ * (pulls_blocks). */
 #include "grouped_plan.h"
 #include "odometer.h"
 #include "stream.h"
@@ -40,10 +42,29 @@
 
 #define BANDS_EVEN_MIN_BYTES ((int64_t)64 << 20)
 
+/* Zen 4 (and any other cores but Zen 5's) walks bands where the source's
+ * runs (dim k, D of BHTD) are F32 and at most this long. Pulled blocks
+ * -> bands, the walk switched sample by sample in one process, speed
+ * ratio, one thread, F32 (3,2,1,0) of [4, 12, T, D]: D = 64 at 512
+ * MiB (T = 174762) 1.34, (T = 174763) 1.74, 128 MiB 1.92, 64 MiB
+ * (bench_access's, T = 21845) 1.74-1.83, 8-12 MiB (T = 683, 1001, rows
+ * an odd number of lines apart) 1.60-1.64, 32-47 MiB (T = 2730, 4000,
+ * even) 0.87-1.01, which BANDS_EVEN_MIN_BYTES leaves to the pull; D = 16 1.86, D = 32
+ * 1.69-1.82, D = 96 0.89, D = 128 0.81-0.82, D = 256 1.03; [8, 8, 32768,
+ * 64] 1.35, [4, 16, 32768, 64] 1.41, [4, 4, 131072, 64] 1.09, [2, 32,
+ * 16384, 64] 1.44; two threads, bench_access's BHTD at 512 MiB, 1.22.
+ * bf16 [4, 16, 65536, 64] measured level (0.98) and keeps its pull. */
+enum { ZEN4_BAND_MAX_RUN_BYTES = 256 };
+
+static bool cores_take_bands(const lt__group_plan *g) {
+  if (lt__intel_cores()) return true;
+  return !lt__zen5_cores() && g->es == 4 && g->a->shape[g->k] * 4 <= ZEN4_BAND_MAX_RUN_BYTES;
+}
+
 bool lt__group_walks_bands(const lt__group_plan *g, int64_t bytes) {
   const lt__copy_args *a = g->a;
   int64_t es = (int64_t)g->es, t = 64 / es;
-  if (!g->streamed || !lt__intel_cores() || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k])
+  if (!g->streamed || !cores_take_bands(g) || g->outer < 0 || a->src_strides[g->outer] != a->shape[g->k])
     return false; /* no run along dim outer to walk */
   if (g->rows % t || a->shape[g->k] % t || !lt__group_rows_on_lines(a, es))
     return false; /* not whole tiles into whole lines */

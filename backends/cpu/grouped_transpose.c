@@ -12,8 +12,8 @@
  * the rows where they lie, on Intel cores only up to 1 MiB: see
  * reads_in_place and group_cols; streamed ones with many rows read a
  * block of every row first, then the rows where they lie: see
- * pulls_blocks; on Intel cores, streamed ones whose rows run on go a
- * band of rows at a time, where they lie: see grouped_bands.c.) */
+ * pulls_blocks; on Intel cores and Zen 4, streamed ones whose rows run
+ * on go a band of rows at a time, where they lie: see grouped_bands.c.) */
 #include "grouped_transpose.h"
 
 #include <string.h>
@@ -373,7 +373,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   g.fn = g.streamed ? lt__transpose_best_streamed(es) : lt__transpose_best(es);
   g.seamed = g.streamed ? lt__transpose_seamed_kernel(es) : NULL;
   lt__group_fill_row_offsets(&g);
-  g.bands = lt__group_walks_bands(&g, numel * (int64_t)es); /* Intel cores only */
+  g.bands = lt__group_walks_bands(&g, numel * (int64_t)es); /* Intel cores and Zen 4 only */
   g.pull_rows = !g.bands && pulls_blocks(&g, tile_inner) ? PULL_BLOCK_BYTES / g.rows : 0;
   if (tile_inner && !g.pull_rows) return false; /* gathered or banded, such a group was not measured */
   if (g.bands) g.in_place = lt__transpose_rows_streamed_kernel(es);

@@ -2,8 +2,11 @@
  * measured differently on Intel cores, on AMD's Zen 5 and on the others
  * (Zen 4 among them). Each of the three apart: how many streams dense
  * runs may be read from in the destination's order (dest_order_copy.c,
- * lt__runs_in_destination_order: Intel's 32, Zen 4's 12, Zen 5's none).
- * Intel cores against AMD's:
+ * lt__runs_in_destination_order: Intel's 32, Zen 4's 12, Zen 5's none),
+ * and which streamed grouped transposes walk their rows in bands
+ * (grouped_bands.c, lt__group_walks_bands: Intel's, Zen 4's of F32
+ * source runs up to 256 bytes, none on Zen 5, where it was not
+ * measured). Intel cores against AMD's:
  *  - streamed batches of transposes go in bands of rows
  *    (tiled_transpose.c, banded_rows), or in lagged bands where F32 rows
  *    crowd L2's sets (lagged_bands.c, lt__lagged_band, not measured on
@@ -20,10 +23,8 @@
  *    lt__takes_pairs);
  *  - how large a grouped transpose reads its rows in place
  *    (grouped_transpose.c, reads_in_place), whether a streamed one pulls
- *    its rows in blocks (pulls_blocks: on Intel, 2-byte elements only),
- *    asks for lines ahead into L1 (lt__grouped_transpose) or walks them
- *    in bands (grouped_bands.c, lt__group_walks_bands, not measured on
- *    AMD).
+ *    its rows in blocks (pulls_blocks: on Intel, 2-byte elements only)
+ *    and asks for lines ahead into L1 (lt__grouped_transpose).
  * Zen 5 against the others: see lt__zen5_cores. Each use gives its
  * figures; everywhere else one choice serves all. Every choice is correct
  * on any CPU that has the instructions it uses, so LT_CPU_CORES (intel,
