@@ -36,25 +36,30 @@ enum { BUF_BYTES = 32768 };
 
 /* The group's rows are as many streams through the source, more than the
  * hardware prefetcher follows: each gather asks for the rows of the group
- * call this many on (into L2, or L1 on AMD cores: ask_ahead). BHTD
+ * call this many on (into L2, or L1 on Zen 5: ask_ahead). BHTD
  * (3,2,1,0) F32 at 512 MiB: 68% of memcpy without, 72-75% with 1, 2 or 4
  * (into L2). */
 enum { GROUP_AHEAD = 2 };
 
-/* AMD cores ask for those lines into L1 (prefetcht0), which Zen 5
- * measured ahead of L2's hint (prefetcht1): F32 (3,2,1,0), same-run
- * ratio to memcpy, two runs each in turn, L2 -> L1: bench_access's BHTD
+/* Zen 5 asks for those lines into L1 (prefetcht0), which it measured
+ * ahead of L2's hint (prefetcht1): F32 (3,2,1,0), same-run ratio to
+ * memcpy, two runs each in turn, L2 -> L1: bench_access's BHTD
  * at 64 MiB 0.74-0.84 -> 0.86, at 512 MiB 0.72-0.73 -> 0.76-0.77 (level,
  * 0.72-0.77, with a switch between the two in one build), two threads
  * at 512 MiB 0.90 -> 0.89; [2, 4, T, 64] at 64 MiB 0.69-0.71 ->
  * 0.84-0.87, at 512 MiB 0.70-0.75 -> 0.86-0.90; [2, 12, T, 64] at 64 MiB
  * 0.72-0.79 -> 0.85; [3, 5, T, 64] at 64 MiB 0.54-0.58 -> 0.52, at 512
  * MiB 0.50-0.53 -> 0.55; [8, 8, T, 64] level; bf16 BHTD at 64 MiB
- * 0.60-0.65 -> 0.74-0.75, at 512 MiB 0.53-0.55 -> 0.56; u8 level. Intel
- * cores keep L2's hint (L1's not measured there). Asking six calls ahead
- * took BHTD at 512 MiB to 0.77-0.81, but lost where a call has fewer
- * rows ([3, 5, T, 64] 0.54 -> 0.48, [2, 4, T, 64] 0.85-0.89 -> 0.77-0.81,
- * at 512 MiB). */
+ * 0.60-0.65 -> 0.74-0.75, at 512 MiB 0.53-0.55 -> 0.56; u8 level. Zen 4
+ * measured L2's hint ahead (the hint switched sample by sample in one
+ * process, speed ratio L1 -> L2, one thread, (3,2,1,0) of: F32 [3, 5, T,
+ * 64] at 512 MiB 1.67, [2, 4, T, 64] at 64 and 512 MiB 1.47-1.51, [4,
+ * 12, T, 128] 1.01; bf16 BHTD level; u8 BHTD at 512 MiB 1.21-1.25 (two
+ * threads 1.25), at 64 MiB 1.33, [2, 4, T, 64] 1.26, [4, 12, T, 32]
+ * 1.12), and keeps it, as do Intel cores (L1's not measured there).
+ * Asking six calls ahead took BHTD at 512 MiB to 0.77-0.81 (Zen 5), but
+ * lost where a call has fewer rows ([3, 5, T, 64] 0.54 -> 0.48, [2, 4,
+ * T, 64] 0.85-0.89 -> 0.77-0.81, at 512 MiB). */
 static inline void ask_ahead(const char *p, int64_t bytes, bool into_l1) {
   if (into_l1) lt__prefetch_l1(p, bytes);
   else lt__prefetch_l2(p, bytes);
@@ -378,7 +383,7 @@ bool lt__grouped_transpose(const lt__copy_args *a) {
   if (tile_inner && !g.pull_rows) return false; /* gathered or banded, such a group was not measured */
   if (g.bands) g.in_place = lt__transpose_rows_streamed_kernel(es);
   else if (!g.pull_rows && reads_in_place(numel * (int64_t)es, g.streamed)) g.in_place = lt__transpose_rows_kernel(es);
-  g.ask_l1 = !lt__intel_cores();
+  g.ask_l1 = lt__zen5_cores();
   int64_t calls = (outer_size(&g) + g.q - 1) / g.q;
   if (g.outer >= 0 && calls >= CALLS_PER_THREAD * lt_get_num_threads())
     lt__parallel_for(calls, numel * (int64_t)es * 2, split_by_calls, &g);

@@ -23,8 +23,7 @@
  *    lt__takes_pairs);
  *  - how large a grouped transpose reads its rows in place
  *    (grouped_transpose.c, reads_in_place), whether a streamed one pulls
- *    its rows in blocks (pulls_blocks: on Intel, 2-byte elements only)
- *    and asks for lines ahead into L1 (lt__grouped_transpose).
+ *    its rows in blocks (pulls_blocks: on Intel, 2-byte elements only).
  * Zen 5 against the others: see lt__zen5_cores. Each use gives its
  * figures; everywhere else one choice serves all. Every choice is correct
  * on any CPU that has the instructions it uses, so LT_CPU_CORES (intel,
@@ -60,9 +59,11 @@ static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL
  * and Intel cores the same as Zen 5), whether every eighth 4-byte element
  * streams (stream_strided.c, every_eighth_streams), up to what size a
  * transpose keeps plain stores (transpose/transpose_tiling.h,
- * lt__streams_output) and how cached F32 transposes walk where Zen 5
+ * lt__streams_output), how cached F32 transposes walk where Zen 5
  * takes diagonals or staggers its tiles (transpose/transpose_walk_cached.h,
- * lt__zen4_f32); and Zen 4's alone: where cached transposes walk along
+ * lt__zen4_f32) and whether a grouped transpose's gathers ask for lines
+ * ahead into L1 (grouped_transpose.c, ask_ahead: Zen 5's only); and Zen
+ * 4's alone: where cached transposes walk along
  * the source's rows while the others go down the columns
  * (lt__zen4_along_rows). */
 static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
