@@ -3,7 +3,7 @@
  * 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and 1-byte ones:
  * channels of interleaved pixels, say), each vector reordered in registers
  * and streamed out (see stream.h). Read straight from the source, with L2
- * prefetch 1 KiB ahead of the loads (4 KiB on Zen 5 and Intel). Two passes
+ * prefetch 2 KiB ahead of the loads (4 KiB on Zen 5 and Intel). Two passes
  * of a gather into an L1 buffer and lt__stream_copy ran at 0.56-0.66 of
  * memcpy for reversed F32 rows of 11585 and at 0.40-0.43 for every other
  * float at 512 MiB (the whole source is read for half of it, so 0.67 would
@@ -15,7 +15,13 @@
  * same-run A/B, medians of 11-15: rows of 11585 floats, step 2 0.71-0.81 ->
  * 0.88, reversed 1.11 -> 1.18-1.20; one run of 2^27 floats, step 2 0.87 ->
  * 0.90, reversed 1.15 -> 1.41); 512 bytes and 1.5 KiB measured level with 1
- * KiB there. Every other byte or half had no kernel and took the gather
+ * KiB there, and 2 KiB ahead of it for a reversed dim (lt_copy of a
+ * matrix's last dim reversed, the distance switched sample by sample in
+ * one process, speed ratio 1 KiB -> 2 KiB, one thread: at 64 MiB F32
+ * 1.09-1.10, bf16 1.09-1.14, u8 1.13-1.21; at 512 MiB F32 1.06, bf16
+ * 1.03-1.06, u8 1.07-1.08; two threads, F32 at 512 MiB, level) and level
+ * for steps 2 and 4 (0.99-1.03), where 4 KiB lost at 512 MiB (reversed
+ * F32 0.94, bf16 0.91) and 3 KiB measured between. Every other byte or half had no kernel and took the gather
  * loop's plain stores: Xeon (AVX-512 with AMX), bench_access, one thread,
  * same-run ratio to memcpy, two runs each, loop -> kernel: BF16 last dim
  * step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB 0.43 -> 0.64 (F32's
@@ -49,7 +55,7 @@
 #include "stream.h"
 #include "vendor.h"
 
-enum { READ_AHEAD = 1024, READ_AHEAD_FAR = 4096 };
+enum { READ_AHEAD = 2048, READ_AHEAD_FAR = 4096 };
 
 static inline size_t read_ahead(void) { return lt__zen5_cores() || lt__intel_cores() ? READ_AHEAD_FAR : READ_AHEAD; }
 
