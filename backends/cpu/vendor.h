@@ -54,18 +54,18 @@ static inline lt__cores_kind lt__cores(void) {
 
 static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL; }
 
-/* For the choices measured on Zen 5 alone: how far streamed strided reads
- * ask ahead (stream_strided.c, read_ahead, where Zen 4 measured otherwise
- * and Intel cores the same as Zen 5), whether every eighth 4-byte element
- * streams (stream_strided.c, every_eighth_streams), up to what size a
- * transpose keeps plain stores (transpose/transpose_tiling.h,
- * lt__streams_output), how cached F32 transposes walk where Zen 5
- * takes diagonals or staggers its tiles (transpose/transpose_walk_cached.h,
- * lt__zen4_f32) and whether a grouped transpose's gathers ask for lines
- * ahead into L1 (grouped_transpose.c, ask_ahead: Zen 5's only); and Zen
- * 4's alone: where cached transposes walk along
- * the source's rows while the others go down the columns
- * (lt__zen4_along_rows). */
+/* For the choices measured on Zen 5 alone: how far streamed strided
+ * reads ask ahead (stream_strided.c, read_ahead, where Zen 4 measured
+ * otherwise and Intel cores the same as Zen 5), whether every eighth
+ * 4-byte element streams (stream_strided.c, every_eighth_streams), up
+ * to what size a transpose keeps plain stores
+ * (transpose/transpose_tiling.h, lt__streams_output), how cached F32
+ * transposes walk where Zen 5 takes diagonals or staggers its tiles
+ * (transpose/transpose_walk_cached.h, lt__zen4_f32) and whether a
+ * grouped transpose's gathers ask for lines ahead into L1
+ * (grouped_transpose.c, ask_ahead: Zen 5's only); and Zen 4's alone:
+ * where cached transposes walk along the source's rows while the
+ * others go down the columns (lt__zen4_along_rows). */
 static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
 
 #endif
