@@ -305,17 +305,20 @@ START_TEST(destinations_past_the_cached_limit_match_the_naive_loop) {
 }
 END_TEST
 
-/* Where the tiles stream (lt__streams_output): past LT__CACHED_MAX_BYTES
- * of output, but on Zen 5 only past LT__CACHED_ZEN5_MAX_BYTES unless
- * either side's rows lie on or near a multiple of 4 KiB. */
+/* Where the tiles stream (lt__streams_output): past 1 MiB of output on
+ * Intel cores, 4 MiB on Zen 4 (and any others), 8 MiB on Zen 5, but past
+ * 1 MiB on every one where either side's rows lie on or near a multiple
+ * of 4 KiB. */
 START_TEST(tiles_stream_past_the_cached_limit_for_this_cpu) {
   const int64_t MiB = 1 << 20, dld = 2900 * 4, sld = 2600 * 4;
-  ck_assert(lt__streams_output(2 * MiB, dld, sld) == !lt__zen5_cores());
-  ck_assert(!lt__streams_output(MiB, dld, sld)); /* the cached limit itself */
+  int64_t limit = lt__intel_cores() ? MiB : lt__zen5_cores() ? 8 * MiB : 4 * MiB;
+  ck_assert(!lt__streams_output(limit, dld, sld)); /* this CPU's limit itself */
+  ck_assert(lt__streams_output(limit + 1, dld, sld));
+  ck_assert(!lt__streams_output(MiB, dld, sld));
   ck_assert(lt__streams_output(2 * MiB, 4096 * 3 + 4, sld)); /* destination rows near a page multiple */
   ck_assert(lt__streams_output(2 * MiB, dld, 8192));         /* source rows on one */
+  ck_assert(!lt__streams_output(MiB, dld, 8192));
   ck_assert(lt__streams_output(8 * MiB + 1, dld, sld));
-  ck_assert(lt__streams_output(8 * MiB, dld, sld) == !lt__zen5_cores()); /* the Zen 5 limit */
   /* a thin kernel's packed output, its rows 8 bytes apart, counts as on pages */
   ck_assert(lt__streams_output(2 * MiB, 8, 3000));
 }

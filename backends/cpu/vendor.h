@@ -3,10 +3,12 @@
  * (Zen 4 among them). Each of the three apart: how many streams dense
  * runs may be read from in the destination's order (dest_order_copy.c,
  * lt__runs_in_destination_order: Intel's 32, Zen 4's 12, Zen 5's none),
- * and which streamed grouped transposes walk their rows in bands
+ * which streamed grouped transposes walk their rows in bands
  * (grouped_bands.c, lt__group_walks_bands: Intel's, Zen 4's of F32
  * source runs up to 256 bytes, none on Zen 5, where it was not
- * measured). Intel cores against AMD's:
+ * measured), and up to what size a transpose keeps plain stores
+ * (transpose/transpose_tiling.h, lt__streams_output: 1 MiB on Intel, 4
+ * on Zen 4, 8 on Zen 5). Intel cores against AMD's:
  *  - streamed batches of transposes go in bands of rows
  *    (tiled_transpose.c, banded_rows), or in lagged bands where F32 rows
  *    crowd L2's sets (lagged_bands.c, lt__lagged_band, not measured on
@@ -57,12 +59,10 @@ static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL
 /* For the choices measured on Zen 5 alone: how far streamed strided
  * reads ask ahead (stream_strided.c, read_ahead, where Zen 4 measured
  * otherwise and Intel cores the same as Zen 5), whether every eighth
- * 4-byte element streams (stream_strided.c, every_eighth_streams), up
- * to what size a transpose keeps plain stores
- * (transpose/transpose_tiling.h, lt__streams_output), how cached F32
- * transposes walk where Zen 5 takes diagonals or staggers its tiles
- * (transpose/transpose_walk_cached.h, lt__zen4_f32) and whether a
- * grouped transpose's gathers ask for lines ahead into L1
+ * 4-byte element streams (stream_strided.c, every_eighth_streams), how
+ * cached F32 transposes walk where Zen 5 takes diagonals or staggers
+ * its tiles (transpose/transpose_walk_cached.h, lt__zen4_f32) and
+ * whether a grouped transpose's gathers ask for lines ahead into L1
  * (grouped_transpose.c, ask_ahead: Zen 5's only); and Zen 4's alone:
  * where cached transposes walk along the source's rows while the
  * others go down the columns (lt__zen4_along_rows). */

@@ -38,8 +38,8 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
  * outgrow a 2 MiB L2), plain stores turn into scattered read-for-ownership
  * misses that run at a third of memory bandwidth or less; streaming
  * stores read nothing. Up to it, plain stores are as fast and keep the
- * output cached for whoever reads it next. (Zen 5's L3 moves that point:
- * see lt__streams_output.) */
+ * output cached for whoever reads it next. (The L3 of Zen 5 and Zen 4
+ * moves that point: see lt__streams_output.) */
 #define LT__CACHED_MAX_BYTES (1 << 20)
 
 typedef struct lt__tiling {
@@ -75,8 +75,9 @@ static inline bool lt__rows_on_pages(int64_t ld_bytes) {
 }
 
 /* Whether a call that writes bytes of output, its rows dld bytes apart
- * and its source's sld, streams it: past LT__CACHED_MAX_BYTES, or on Zen
- * 5 past LT__CACHED_ZEN5_MAX_BYTES, where plain stores into the 32 MiB L3
+ * and its source's sld, streams it: past LT__CACHED_MAX_BYTES, on Zen 4
+ * past LT__CACHED_ZEN4_MAX_BYTES, or on Zen 5 past
+ * LT__CACHED_ZEN5_MAX_BYTES, where plain stores into the 32 MiB L3
  * measured ahead of streaming to memory up to 8 MiB of output (a memcpy
  * of such sizes runs from the L3 too), unless either side's rows lie on
  * or near a multiple of 4 KiB: a tile's 16 lines down such rows share
@@ -95,9 +96,20 @@ static inline bool lt__rows_on_pages(int64_t ld_bytes) {
  * against 0.74-0.76, 2048^2 0.63-0.64 against 0.64-0.68). Rows on pages
  * lost that way: 1024 x 1040 (4 KiB apart in the destination) 0.41 ->
  * 0.15, bf16 1024 x 2048 0.37 -> 0.17, 1040 x 1024 0.62-0.64 ->
- * 0.51-0.56, 1024^2 0.40 against 0.43. Other cores keep the limit they
+ * 0.51-0.56, 1024^2 0.40 against 0.43. Intel cores keep the limit they
  * were measured with. */
 #define LT__CACHED_ZEN5_MAX_BYTES ((int64_t)8 << 20)
+
+/* Zen 4 (and any other cores) keep plain stores up to 4 MiB of output,
+ * rows off pages: lt_copy of the transpose, streamed -> plain stores
+ * switched sample by sample in one process, speed ratio, one thread: F32
+ * 724^2 (2 MiB) 1.24, 886^2 (3 MiB) 1.19, 1000^2 (3.8 MiB) 1.20, 1086^2
+ * 1.10, 1145^2 (5 MiB) 1.07, 1200^2 (5.5 MiB) 0.87, 1448^2 (8 MiB) 0.73,
+ * 1100 x 1900 0.90; 12 x 50000 (thin, 2.3 MiB) 1.23; (1,2,0) of [80,
+ * 100, 128] (3.9 MiB) 1.26, (2,1,0) of 100^3 and (0,2,1) of [16, 300,
+ * 300] level (0.98); bf16 1000 x 2000 (3.8 MiB) 1.18; u8 2000^2 1.03;
+ * two threads, F32 1000^2 1.19, 724^2 level. */
+#define LT__CACHED_ZEN4_MAX_BYTES ((int64_t)4 << 20)
 
 static inline bool lt__streams_output(int64_t bytes, int64_t dld, int64_t sld) {
   /* Rows LT__PAGE_NEAR bytes apart or less count as on pages too (a thin
@@ -107,7 +119,8 @@ static inline bool lt__streams_output(int64_t bytes, int64_t dld, int64_t sld) {
    * -> 0.29-0.36, bf16 2 x 600000 and u8 4 x 600000 level, u8 8 x 300000
    * 0.60-0.64 -> 0.68-0.77). */
   bool pages = lt__rows_on_pages(dld) || lt__rows_on_pages(sld);
-  return bytes > (lt__zen5_cores() && !pages ? LT__CACHED_ZEN5_MAX_BYTES : LT__CACHED_MAX_BYTES);
+  if (pages || lt__intel_cores()) return bytes > LT__CACHED_MAX_BYTES;
+  return bytes > (lt__zen5_cores() ? LT__CACHED_ZEN5_MAX_BYTES : LT__CACHED_ZEN4_MAX_BYTES);
 }
 
 /* n bytes from a stage's row out to a destination row, 64 at a time: a
