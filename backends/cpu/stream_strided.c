@@ -21,9 +21,10 @@
  * 1.09-1.10, bf16 1.09-1.14, u8 1.13-1.21; at 512 MiB F32 1.06, bf16
  * 1.03-1.06, u8 1.07-1.08; two threads, F32 at 512 MiB, level) and level
  * for steps 2 and 4 (0.99-1.03), where 4 KiB lost at 512 MiB (reversed
- * F32 0.94, bf16 0.91) and 3 KiB measured between. Every other byte or half had no kernel and took the gather
- * loop's plain stores: Xeon (AVX-512 with AMX), bench_access, one thread,
- * same-run ratio to memcpy, two runs each, loop -> kernel: BF16 last dim
+ * F32 0.94, bf16 0.91) and 3 KiB measured between. Every other byte or
+ * half had no kernel and took the gather loop's plain stores: Xeon
+ * (AVX-512 with AMX), bench_access, one thread, same-run ratio to
+ * memcpy, two runs each, loop -> kernel: BF16 last dim
  * step 2 at 64 MiB 0.50-0.53 -> 0.86-0.89, at 512 MiB 0.43 -> 0.64 (F32's
  * 0.63), strided read s=2 0.77-0.78 -> 0.94-0.99 and 0.44-0.50 -> 0.64; U8
  * step 2 0.79-0.82 -> 0.94 and 0.46-0.48 -> 0.63, strided read s=2
