@@ -92,13 +92,13 @@ enum { DEST_ORDER_MAX_STREAMS = 32 };
 /* Zen 4 (and any other cores) take the destination's order for fewer
  * streams. BHTD [4, H, T, 64] (0,2,1,3) at 512 MiB, one thread, the
  * order switched sample by sample in one process, speed ratio source
- * order -> destination order: F32 H = 4 1.26, 8 1.12, 12 1.14, 16 0.88,
- * 20 0.71, 32 0.58; bf16 H = 4 1.40, 8 1.13, 12 1.55-1.59, 16 1.08; u8
- * (runs of one line) H = 4 1.84, 8 1.70, 12 2.25, 16 1.52, 20 1.39, 24
- * 0.91, 32 0.81. At H = 12 also: 64 MiB F32 1.12, bf16 1.42, u8 2.42;
- * two threads at 512 MiB F32 1.14, u8 1.54; F32 runs of 128 bytes 1.11,
- * 512 bytes 1.13, 4 KiB 1.03 (H = 8: 1.12); and (1,0,2) of F32 [8,
- * 262144, 64] 1.14, of u8 [12, 699050, 64] 1.49. */
+ * order -> destination order: F32 H = 4 1.26, 8 1.12, 12 1.14, 16
+ * 0.88, 20 0.71, 32 0.58; bf16 H = 4 1.40, 8 1.13, 12 1.55-1.59, 16
+ * 1.08; u8 (runs of one line) H = 4 1.84, 8 1.70, 12 2.25, 16 1.52, 20
+ * 1.39, 24 0.91, 32 0.81. At H = 12 also: 64 MiB F32 1.12, bf16 1.42,
+ * u8 2.42; two threads at 512 MiB F32 1.14, u8 1.54; F32 runs of 128
+ * bytes 1.11, 512 bytes 1.13, 4 KiB 1.03 (16 KiB, H = 8: 1.12); and
+ * (1,0,2) of F32 [8, 262144, 64] 1.14, of u8 [12, 699050, 64] 1.49. */
 enum { ZEN4_DEST_ORDER_MAX_STREAMS = 12 };
 
 bool lt__runs_in_destination_order(const lt__copy_args *a) {

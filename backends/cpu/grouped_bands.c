@@ -47,10 +47,10 @@
  * Pulled blocks -> bands, the walk switched sample by sample in one
  * process, speed ratio, one thread, F32 (3,2,1,0) of [4, 12, T, D]: D
  * = 64 at 512 MiB (T = 174762) 1.34, (T = 174763) 1.74, 128 MiB 1.92,
- * 64 MiB (bench_access's, T = 21845) 1.74-1.83, 8-12 MiB (T = 683,
- * 1001, rows an odd number of lines apart) 1.60-1.64, 32-47 MiB (T =
- * 2730, 4000, even) 0.87-1.01, which BANDS_EVEN_MIN_BYTES leaves to
- * the pull; D = 16 1.86, D = 32 1.69-1.82, D = 96 0.89, D = 128
+ * 64 MiB (T = 21845, bench_access's, 1.74; 21847 1.83), 8-12 MiB (T =
+ * 683, 1001, rows an odd number of lines apart) 1.60-1.64, 32-47 MiB
+ * (T = 2730, 4000, even) 0.87-1.01, which BANDS_EVEN_MIN_BYTES leaves
+ * to the pull; D = 16 1.86, D = 32 1.69-1.82, D = 96 0.89, D = 128
  * 0.81-0.82, D = 256 1.03; [8, 8, 32768, 64] 1.35, [4, 16, 32768, 64]
  * 1.41, [4, 4, 131072, 64] 1.09, [2, 32, 16384, 64] 1.44; two threads,
  * bench_access's BHTD at 512 MiB, 1.22. bf16 [4, 16, 65536, 64]
@@ -59,7 +59,7 @@ enum { ZEN4_BAND_MAX_RUN_BYTES = 256 };
 
 static bool cores_take_bands(const lt__group_plan *g) {
   if (lt__intel_cores()) return true;
-  return !lt__zen5_cores() && g->es == 4 && g->a->shape[g->k] * 4 <= ZEN4_BAND_MAX_RUN_BYTES;
+  return !lt__zen5_cores() && g->es == 4 && g->a->shape[g->k] * (int64_t)g->es <= ZEN4_BAND_MAX_RUN_BYTES;
 }
 
 bool lt__group_walks_bands(const lt__group_plan *g, int64_t bytes) {

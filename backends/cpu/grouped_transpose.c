@@ -43,23 +43,23 @@ enum { GROUP_AHEAD = 2 };
 
 /* Zen 5 asks for those lines into L1 (prefetcht0), which it measured
  * ahead of L2's hint (prefetcht1): F32 (3,2,1,0), same-run ratio to
- * memcpy, two runs each in turn, L2 -> L1: bench_access's BHTD
- * at 64 MiB 0.74-0.84 -> 0.86, at 512 MiB 0.72-0.73 -> 0.76-0.77 (level,
+ * memcpy, two runs each in turn, L2 -> L1: bench_access's BHTD at 64
+ * MiB 0.74-0.84 -> 0.86, at 512 MiB 0.72-0.73 -> 0.76-0.77 (level,
  * 0.72-0.77, with a switch between the two in one build), two threads
  * at 512 MiB 0.90 -> 0.89; [2, 4, T, 64] at 64 MiB 0.69-0.71 ->
- * 0.84-0.87, at 512 MiB 0.70-0.75 -> 0.86-0.90; [2, 12, T, 64] at 64 MiB
- * 0.72-0.79 -> 0.85; [3, 5, T, 64] at 64 MiB 0.54-0.58 -> 0.52, at 512
- * MiB 0.50-0.53 -> 0.55; [8, 8, T, 64] level; bf16 BHTD at 64 MiB
- * 0.60-0.65 -> 0.74-0.75, at 512 MiB 0.53-0.55 -> 0.56; u8 level. Zen 4
- * measured L2's hint ahead (the hint switched sample by sample in one
- * process, speed ratio L1 -> L2, one thread, (3,2,1,0) of: F32 [3, 5, T,
- * 64] at 512 MiB 1.67, [2, 4, T, 64] at 64 and 512 MiB 1.47-1.51, [4,
- * 12, T, 128] 1.01; bf16 BHTD level; u8 BHTD at 512 MiB 1.21-1.25 (two
- * threads 1.25), at 64 MiB 1.33, [2, 4, T, 64] 1.26, [4, 12, T, 32]
- * 1.12), and keeps it, as do Intel cores (L1's not measured there).
- * Asking six calls ahead took BHTD at 512 MiB to 0.77-0.81 (Zen 5), but
- * lost where a call has fewer rows ([3, 5, T, 64] 0.54 -> 0.48, [2, 4,
- * T, 64] 0.85-0.89 -> 0.77-0.81, at 512 MiB). */
+ * 0.84-0.87, at 512 MiB 0.70-0.75 -> 0.86-0.90; [2, 12, T, 64] at 64
+ * MiB 0.72-0.79 -> 0.85; [3, 5, T, 64] at 64 MiB 0.54-0.58 -> 0.52, at
+ * 512 MiB 0.50-0.53 -> 0.55; [8, 8, T, 64] level; bf16 BHTD at 64 MiB
+ * 0.60-0.65 -> 0.74-0.75, at 512 MiB 0.53-0.55 -> 0.56; u8 level. Zen
+ * 4 measured L2's hint ahead (the hint switched sample by sample in
+ * one process, speed ratio L1 -> L2, one thread, (3,2,1,0) of: F32 [3,
+ * 5, T, 64] at 512 MiB 1.67, [2, 4, T, 64] at 64 and 512 MiB
+ * 1.47-1.51, [4, 12, T, 128] 1.01; bf16 BHTD level; u8 BHTD at 512 MiB
+ * 1.21 (two threads 1.25), at 64 MiB 1.33, [2, 4, T, 64] 1.26, [4, 12,
+ * T, 32] 1.12), and keeps it, as do Intel cores (L1's not measured
+ * there). Asking six calls ahead took BHTD at 512 MiB to 0.77-0.81
+ * (Zen 5), but lost where a call has fewer rows ([3, 5, T, 64] 0.54 ->
+ * 0.48, [2, 4, T, 64] 0.85-0.89 -> 0.77-0.81, at 512 MiB). */
 static inline void ask_ahead(const char *p, int64_t bytes, bool into_l1) {
   if (into_l1) lt__prefetch_l1(p, bytes);
   else lt__prefetch_l2(p, bytes);
