@@ -162,6 +162,15 @@ void lt__stream_fence(void);
  * ahead). */
 #define LT__READ_AHEAD 8192
 
+/* Steps at through one address in each line that [p, p + bytes)
+ * touches, in order: p itself, then the start of each later line the
+ * bytes reach, so that every address lies within the bytes (lt__pull
+ * reads them). */
+static inline uintptr_t lt__next_line(uintptr_t at) { return (at | 63) + 1; }
+#define LT__EACH_LINE(at, p, bytes)                                                                                    \
+  for (uintptr_t at = (uintptr_t)(p), at##_end = (bytes) > 0 ? at + (uintptr_t)(bytes) : at; at < at##_end;          \
+       at = lt__next_line(at))
+
 /* Asks for the lines of [p, p + bytes) into L2: every line the bytes
  * touch. Stepping 64 bytes from p itself, as this once did, misses the
  * last line wherever p lies off a line and the bytes end further into
@@ -172,9 +181,7 @@ void lt__stream_fence(void);
  * for four runs ahead, stream_runs.c) 1.24-1.39, bf16 (1,0,2) of [645,
  * 645, 645] 1.04, F32 (1,0,2) of 512^3 (runs on lines) level. */
 static inline void lt__prefetch_l2(const void *p, int64_t bytes) {
-  if (bytes <= 0) return;
-  uintptr_t line = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + (uintptr_t)bytes;
-  for (; line < end; line += 64) __builtin_prefetch((const void *)line, 0, 2);
+  LT__EACH_LINE(at, p, bytes) __builtin_prefetch((const void *)at, 0, 2);
 }
 
 /* Asks for the lines of [p, p + bytes) into L1, for reading or writing
@@ -185,11 +192,11 @@ static inline void lt__prefetch_l2(const void *p, int64_t bytes) {
  * lt__prefetch_l2 (ask_ahead, grouped_transpose.c), the other branch's
  * loop with it. */
 static inline void lt__prefetch_l1(const void *p, int64_t bytes) {
-  for (int64_t b = 0; b < bytes; b += 64) {
+  LT__EACH_LINE(at, p, bytes) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    __asm__ volatile("prefetcht0 %0" : : "m"(*((const char *)p + b)));
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)at));
 #else
-    __builtin_prefetch((const char *)p + b, 0, 3);
+    __builtin_prefetch((const void *)at, 0, 3);
 #endif
   }
 }
@@ -199,7 +206,7 @@ static inline void lt__prefetch_l1(const void *p, int64_t bytes) {
  * (prefetches) would return at once and leave the reads behind them
  * (grouped_transpose.c's pulled blocks). */
 static inline void lt__pull(const void *p, int64_t bytes) {
-  for (int64_t b = 0; b < bytes; b += 64) (void)*((const volatile char *)p + b);
+  LT__EACH_LINE(at, p, bytes) (void)*(const volatile char *)at;
 }
 
 #endif
