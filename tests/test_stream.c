@@ -391,6 +391,29 @@ START_TEST(short_runs_ask_for_a_run_further_on) {
 }
 END_TEST
 
+/* The line walk under the asks and pulls (LT__EACH_LINE) visits each
+ * line that [p, p + bytes) touches once, in order, at an address within
+ * the bytes: for every start within two lines and every length up to
+ * five lines, the last line among them (stepping 64 bytes from p had
+ * missed it wherever the bytes ended further into their line than p
+ * started), and nothing for lengths of zero or less. */
+START_TEST(line_walks_visit_every_line_the_bytes_touch) {
+  for (uintptr_t off = 0; off < 128; off++)
+    for (int64_t bytes = -2; bytes <= 320; bytes++) {
+      const unsigned char *p = src_buf + off;
+      uintptr_t first = (uintptr_t)p / 64, want = bytes > 0 ? ((uintptr_t)p + (uintptr_t)bytes - 1) / 64 - first + 1 : 0;
+      uintptr_t seen = 0;
+      LT__EACH_LINE(at, p, bytes) {
+        ck_assert_uint_eq(at / 64, first + seen);
+        ck_assert(at >= (uintptr_t)p && at < (uintptr_t)p + (uintptr_t)bytes);
+        seen++;
+      }
+      if (seen != want) ck_abort_msg("offset %u, %lld bytes: %u lines, want %u", (unsigned)off, (long long)bytes,
+                                     (unsigned)seen, (unsigned)want);
+    }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("stream");
   int cases = LT__STREAM_NPATHS * NSTEPS * 4;
@@ -412,6 +435,9 @@ static Suite *suite(void) {
   tcase_add_test(forward, run_streams_put_runs_back_to_back_and_touch_nothing_around_them);
   tcase_add_test(forward, run_streams_gather_runs_back_to_back_and_touch_nothing_around_them);
   suite_add_tcase(s, forward);
+  TCase *lines = tcase_create("lines");
+  tcase_add_test(lines, line_walks_visit_every_line_the_bytes_touch);
+  suite_add_tcase(s, lines);
   return s;
 }
 
