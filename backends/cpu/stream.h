@@ -177,10 +177,11 @@ static inline uintptr_t lt__next_line(uintptr_t at) { return (at | 63) + 1; }
  * theirs than p starts: for a run of 813 bytes, two times in three, and
  * each such line is then a demand miss to memory. Zen 4, one thread, a
  * switch flipped sample by sample in one process, speed ratio from p ->
- * every line: u8 (1,0,2) of [812, 812, 814] (runs of 814 bytes, asked
- * for four runs ahead, stream_runs.c) 1.24-1.39, F32 (1,0,2) of [512,
- * 512, 509] (runs of 2036 bytes) 1.16, bf16 (1,0,2) of [645, 645, 645]
- * 1.04; F32 (1,0,2) of 512^3 (runs on lines) level. */
+ * every line: u8 (1,0,2) of [812, 812, 813] and [812, 812, 814] (runs
+ * of 813 and 814 bytes, asked for four runs ahead, stream_runs.c) 1.24
+ * and 1.39, F32 (1,0,2) of [512, 512, 509] (runs of 2036 bytes) 1.16,
+ * bf16 (1,0,2) of [645, 645, 645] 1.04; F32 (1,0,2) of 512^3 (runs on
+ * lines) level. */
 static inline void lt__prefetch_l2(const void *p, int64_t bytes) {
   LT__EACH_LINE(at, p, bytes) __builtin_prefetch((const void *)at, 0, 2);
 }
