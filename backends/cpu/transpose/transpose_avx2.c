@@ -220,7 +220,8 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                                                 lt__tile_fn tile, lt__stream_policy policy,
                                                                 lt__transpose_fn edge) {
   if (es == 4 && thin_fits(rows, cols)) return thin4(dst, dst_ld, src, src_ld, rows, cols, policy);
-  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge, WALK_OF(es), NULL);
+  return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge, WALK_OF(es), NULL,
+                             NULL);
 }
 
 /* Each element size twice: streaming when one call's output outgrows the

@@ -59,16 +59,20 @@ static void tile4(const lt__tile_out *out, const char *src, int64_t sld) { TILE_
 static void tile8(const lt__tile_out *out, const char *src, int64_t sld) { TILE_LOOP(uint64_t) }
 
 static void transpose1(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 1, tile1, LT__STREAM_NEVER, naive1, LT__WALK_TILES, NULL);
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 1, tile1, LT__STREAM_NEVER, naive1, LT__WALK_TILES, NULL,
+                      NULL);
 }
 static void transpose2(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 2, tile2, LT__STREAM_NEVER, naive2, LT__WALK_TILES, NULL);
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 2, tile2, LT__STREAM_NEVER, naive2, LT__WALK_TILES, NULL,
+                      NULL);
 }
 static void transpose4(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 4, tile4, LT__STREAM_NEVER, naive4, LT__WALK_TILES, NULL);
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 4, tile4, LT__STREAM_NEVER, naive4, LT__WALK_TILES, NULL,
+                      NULL);
 }
 static void transpose8(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows, int64_t cols) {
-  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 8, tile8, LT__STREAM_NEVER, naive8, LT__WALK_TILES, NULL);
+  lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, 8, tile8, LT__STREAM_NEVER, naive8, LT__WALK_TILES, NULL,
+                      NULL);
 }
 
 const lt__transpose_fn lt__transpose_scalar_table[4] = {transpose1, transpose2, transpose4, transpose8};

@@ -355,12 +355,13 @@ static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, 
  * synchronisation, must not pass them). seams: NULL, or where a call
  * that fits (lt__seams_fit) and streams leaves its rows' first and last
  * segments, writing none of their partial lines; a call that does not
- * stream (no memory for the stage) writes everything itself. */
+ * stream (no memory for the stage) writes everything itself. staged:
+ * NULL, or the kernel's own staged walk (lt__staged_fn). */
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
                                                                       lt__transpose_fn edge, lt__stream_walk walk,
-                                                                      char *seams) {
+                                                                      char *seams, lt__staged_fn staged) {
   lt__tiling g = {.dst = dst,
                   .src = src,
                   .dld = dst_ld * es,
@@ -368,7 +369,8 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                   .es = es,
                   .t = 64 / es,
                   .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1,
-                  .seams = seams && lt__seams_fit(dst, dst_ld * es, src, src_ld * es, rows, cols, es) ? seams : NULL};
+                  .seams = seams && lt__seams_fit(dst, dst_ld * es, src, src_ld * es, rows, cols, es) ? seams : NULL,
+                  .staged = staged};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;

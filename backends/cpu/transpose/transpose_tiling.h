@@ -42,6 +42,11 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
  * moves that point: see lt__streams_output.) */
 #define LT__CACHED_MAX_BYTES (1 << 20)
 
+struct lt__tiling;
+/* A kernel's own copy of the staged walk (lt__tiles_staged_via) for
+ * stages of stage_bytes, its tile inlined. */
+typedef void (*lt__staged_fn)(const struct lt__tiling *g, int64_t stage_bytes);
+
 typedef struct lt__tiling {
   char *dst;
   const char *src;
@@ -59,7 +64,8 @@ typedef struct lt__tiling {
   int64_t tail;       /* elements of each destination row past the full tiles */
   bool packed;        /* each destination row starts where the one before ends, off a line */
   bool off_lines;     /* some of the full tiles' destination rows start off a line */
-  char *seams;        /* NULL, or the caller's seams (see lt__transpose_seamed_fn): 128 bytes a column */
+  char *seams;          /* NULL, or the caller's seams (see lt__transpose_seamed_fn): 128 bytes a column */
+  lt__staged_fn staged; /* NULL, or the kernel's own staged walk, which the cached walks then take */
 } lt__tiling;
 
 static inline int64_t lt__min64(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -179,16 +179,24 @@ static inline __attribute__((always_inline)) void lt__tiles_staged_via(const lt_
     }
 }
 
-/* The stage on the stack, a whole number of tiles wide (see
- * lt__tiles_staggered on es): 32 KiB for bytes, whose tiles are 64
- * columns, 16 KiB for the rest. */
+/* Stages of the walks below: a whole number of tiles wide (see
+ * lt__tiles_staggered on es), 32 KiB for bytes, whose tiles are 64
+ * columns, 16 KiB for the rest; 8 KiB for Zen 4's column of F32
+ * tiles. */
+#define LT__STAGED_BYTES (32 * LT__STAGED_RUN_BYTES)
+#define LT__STAGED_COLUMN_BYTES (16 * LT__STAGED_RUN_BYTES)
+
+/* The stage on the stack, or the kernel's own walk (g->staged) with
+ * one of its own. */
 static inline __attribute__((always_inline)) void lt__tiles_staged(const lt__tiling *g, lt__tile_fn tile,
                                                                    int64_t es) {
   if (es == 1) {
     _Alignas(64) char stage[64 * LT__STAGED_RUN_BYTES];
     lt__tiles_staged_via(g, tile, stage, sizeof stage, 1);
+  } else if (g->staged) {
+    g->staged(g, LT__STAGED_BYTES);
   } else {
-    _Alignas(64) char stage[32 * LT__STAGED_RUN_BYTES];
+    _Alignas(64) char stage[LT__STAGED_BYTES];
     lt__tiles_staged_via(g, tile, stage, sizeof stage, es);
   }
 }
@@ -208,7 +216,11 @@ static inline __attribute__((always_inline)) void lt__tiles_staged(const lt__til
  * differ with where the pages fall): 43.2-48.2 GB/s -> 51.8-53.7. */
 static inline __attribute__((always_inline)) void lt__tiles_staged_columns(const lt__tiling *g, lt__tile_fn tile,
                                                                           int64_t es) {
-  _Alignas(64) char stage[16 * LT__STAGED_RUN_BYTES];
+  if (g->staged) {
+    g->staged(g, LT__STAGED_COLUMN_BYTES);
+    return;
+  }
+  _Alignas(64) char stage[LT__STAGED_COLUMN_BYTES];
   lt__tiles_staged_via(g, tile, stage, sizeof stage, es);
 }
 
