@@ -52,11 +52,10 @@ static inline __attribute__((always_inline)) void stage_row_out(char *d, const c
     _mm512_storeu_ps((float *)(void *)(d + x), _mm512_load_ps((const float *)(const void *)(row + x)));
 }
 
-/* The staged walk (lt__tiles_staged_via, whose comment has the figures)
- * for 4-byte elements, through a stage of its own: blocks of
- * LT__STAGED_RUN_BYTES / 4 source rows by stage_bytes /
- * LT__STAGED_RUN_BYTES columns, a block's tiles a column of tiles at a
- * time, then its rows out. */
+/* The staged walk (lt__tiles_staged_via) for 4-byte elements, through
+ * a stage of its own: blocks of LT__STAGED_RUN_BYTES / 4 source rows by
+ * stage_bytes / LT__STAGED_RUN_BYTES columns, a block's tiles a column
+ * of tiles at a time, then its rows out. */
 static void staged4(const lt__tiling *g, int64_t stage_bytes) {
   _Alignas(64) char stage[LT__STAGED_BYTES];
   const int64_t run = LT__STAGED_RUN_BYTES, block_rows = run / 4, block_cols = stage_bytes / run;

@@ -44,7 +44,8 @@ typedef void (*lt__tile_fn)(const lt__tile_out *out, const char *src, int64_t sl
 
 struct lt__tiling;
 /* A kernel's own copy of the staged walk (lt__tiles_staged_via) for
- * stages of stage_bytes, its tile inlined. */
+ * stages of stage_bytes, its tile inlined; for the kernel's element
+ * size alone. */
 typedef void (*lt__staged_fn)(const struct lt__tiling *g, int64_t stage_bytes);
 
 typedef struct lt__tiling {
