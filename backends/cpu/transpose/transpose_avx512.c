@@ -84,6 +84,7 @@ static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
 
 #include "transpose_avx512_words.h"
 #include "transpose_avx512_staged.h"
+#include "transpose_avx512_cached.h"
 
 /* Where a whole-row tile reads its source rows: row i at src + i * sld,
  * or, where rows is not NULL, at rows[i] + off (rows that lie anywhere,
@@ -317,7 +318,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
                                                                 lt__transpose_fn edge, char *seams) {
   if (seams)
     return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                               es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, seams, es == 4 ? staged4 : NULL);
+                               es >= 4 ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, seams, es == 4 ? &walks4 : NULL);
   if (es == 1 && thin_fits(rows, cols, 1)) /* where the CPU has no AVX512-VBMI */
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 1, permute_bytes_bw, false, narrow_edge1_bw);
   if (es == 2 && thin_fits(rows, cols, 2))
@@ -326,7 +327,7 @@ static inline __attribute__((always_inline)) bool transpose_any(char *dst, int64
     return thin(dst, dst_ld, src, src_ld, rows, cols, policy, 4, permute_none, true, edge4);
   bool pairs = lt__takes_pairs(es, cols, dst_ld * (int64_t)es, src_ld * (int64_t)es) && tile != tile1;
   return lt__transpose_tiled(dst, dst_ld, src, src_ld, rows, cols, (int64_t)es, tile, policy, edge,
-                             pairs ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL, es == 4 ? staged4 : NULL);
+                             pairs ? LT__WALK_TILE_PAIRS : LT__WALK_TILES, NULL, es == 4 ? &walks4 : NULL);
 }
 
 /* Each tile twice: streaming when one call's output outgrows the caches

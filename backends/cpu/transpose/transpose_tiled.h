@@ -355,13 +355,13 @@ static inline bool lt__seams_fit(const char *dst, int64_t dld, const char *src, 
  * synchronisation, must not pass them). seams: NULL, or where a call
  * that fits (lt__seams_fit) and streams leaves its rows' first and last
  * segments, writing none of their partial lines; a call that does not
- * stream (no memory for the stage) writes everything itself. staged:
- * NULL, or the kernel's own staged walk (lt__staged_fn). */
+ * stream (no memory for the stage) writes everything itself. own: NULL,
+ * or the walks the kernel writes out itself (lt__own_walks). */
 static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst, int64_t dst_ld, const char *src,
                                                                       int64_t src_ld, int64_t rows, int64_t cols,
                                                                       int64_t es, lt__tile_fn tile, lt__stream_policy policy,
                                                                       lt__transpose_fn edge, lt__stream_walk walk,
-                                                                      char *seams, lt__staged_fn staged) {
+                                                                      char *seams, const lt__own_walks *own) {
   lt__tiling g = {.dst = dst,
                   .src = src,
                   .dld = dst_ld * es,
@@ -370,7 +370,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                   .t = 64 / es,
                   .max_segs = walk == LT__WALK_TILE_PAIRS ? 2 : 1,
                   .seams = seams && lt__seams_fit(dst, dst_ld * es, src, src_ld * es, rows, cols, es) ? seams : NULL,
-                  .staged = staged};
+                  .staged = own ? own->staged : NULL};
   /* Full tiles start where destination rows (r0) and source rows (c0)
    * begin a cache line, where the leading dimensions allow it. */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)g.dld;
@@ -390,7 +390,10 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
   bool stream = (policy == LT__STREAM_ALWAYS || large) && g.nrows > 0 && g.ncols > 0 &&
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
-  if (!stream) lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS, es);
+  if (!stream) {
+    if (own && own->cached && lt__zen4_f32(&g)) own->cached(&g, walk == LT__WALK_PANELS);
+    else lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS, es);
+  }
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;
   /* The frame around the full tiles: top and bottom bands over all
    * columns (but those of the full tiles where merged wrote them), then

@@ -47,6 +47,15 @@ struct lt__tiling;
  * stages of stage_bytes, its tile inlined; for the kernel's element
  * size alone. */
 typedef void (*lt__staged_fn)(const struct lt__tiling *g, int64_t stage_bytes);
+/* A kernel's own copy of the cached walks (lt__tiles_cached, banded or
+ * not) with its plain tile inlined, for the kernel's element size
+ * alone. */
+typedef void (*lt__cached_fn)(const struct lt__tiling *g, bool banded);
+/* The walks a kernel writes out itself (NULL fields: the generic ones). */
+typedef struct lt__own_walks {
+  lt__staged_fn staged;
+  lt__cached_fn cached;
+} lt__own_walks;
 
 typedef struct lt__tiling {
   char *dst;
