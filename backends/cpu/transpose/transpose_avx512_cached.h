@@ -4,17 +4,17 @@
  * lt__transpose_tiled takes on Zen 4 (lt__zen4_f32) through
  * lt__own_walks. The kernel's tile (tile4_rows) serves every walk, so
  * it is called through a pointer and picks its stores per tile; cached
- * tiles always take plain stores, one tile at a time. Zen 4, a switch
- * flipped sample by sample in one process (20 to 40 samples, two or
- * three processes a shape), speed ratio generic -> this: the 2-D
- * transpose of 512 x 512 (bench_access's at 1 MiB) 1.08-1.15, 300 x 300
- * 1.10, 1024 x 256 1.08; 64^3 (0,2,1) 1.22-1.23, (1,2,0) 1.19-1.22,
- * (2,0,1) 1.00-1.01, (2,1,0) 1.00-1.03; [16, 256, 64] (0,2,1) 1.18;
- * BHTD [4, 12, 85, 64] (0,3,1,2) 1.02-1.10, (0,2,3,1) and (3,2,1,0)
- * 0.92-1.00 and 0.99-1.01. bench_access at 1 MiB, the two in turn, two
- * runs each: (1,2,0) 0.60 -> 0.71-0.74 of memcpy, the rest within the
- * runs' spread. Intel cores and Zen 5 keep the generic walks (not
- * measured there). */
+ * tiles always take plain stores, one tile at a time. Zen 4, one
+ * thread, a switch flipped sample by sample in one process (20
+ * samples, two processes a shape unless one figure), speed ratio generic
+ * -> this: the 2-D transpose of 512 x 512 (bench_access's at 1 MiB)
+ * 1.11-1.14, 300 x 300 1.19, 1024 x 256 1.12; 64^3 (0,2,1) 1.06-1.14,
+ * (1,2,0) 1.06-1.29, (2,0,1) 1.00-1.01, (2,1,0) 1.00; [16, 256, 64]
+ * (0,2,1) 1.08; BHTD [4, 12, 85, 64] (0,3,1,2) 1.14-1.18, (0,2,3,1) and
+ * (3,2,1,0) 1.00. bench_access at 1 MiB, the two in turn, two runs
+ * each: (1,2,0) 0.60 -> 0.71-0.74 of memcpy, the rest within the runs'
+ * spread. Intel cores and Zen 5 keep the generic walks (not measured
+ * there). */
 #ifndef LT_TRANSPOSE_AVX512_CACHED_H
 #define LT_TRANSPOSE_AVX512_CACHED_H
 
