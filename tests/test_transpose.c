@@ -226,9 +226,12 @@ START_TEST(rows_near_a_multiple_of_4_kib_match_the_naive_loop) {
    * columns, the last of each partial (60 and 50 columns: 48 of full
    * tiles, a block and a half of 4- and 8-byte ones), 8 bytes past a
    * multiple of 8 KiB, and full tiles starting further in on both
-   * sides. */
-  const layout staged[] = {{300, 60, 61, 4088 / e, 0, 0}, {700, 50, 50, 8200 / e, 0, 0}, {300, 60, 64, 4104 / e, 8, 8}};
-  for (int i = 0; i < 3; i++) check_layout(&k, &staged[i]);
+   * sides; and 12 bytes short of and past a multiple, which Zen 4
+   * stages too. */
+  const layout staged[] = {{300, 60, 61, 4088 / e, 0, 0}, {700, 50, 50, 8200 / e, 0, 0},
+                           {300, 60, 64, 4104 / e, 8, 8}, {300, 60, 61, 4084 / e, 0, 0},
+                           {200, 70, 70, 8204 / e, 0, 8}};
+  for (int i = 0; i < 5; i++) check_layout(&k, &staged[i]);
 }
 END_TEST
 
