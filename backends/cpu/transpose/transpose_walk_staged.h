@@ -169,10 +169,12 @@ static inline __attribute__((always_inline)) void lt__tiles_buffered(const lt__t
  * x 32 1.62, 1021 x 64 1.54, 1021 x 128 1.49, 1021 x 256 1.46, 1027 x
  * 64 1.80, 1027 x 256 1.56, 2045 x 64 1.52, 3069 x 64 1.50, (0,2,1) of
  * [8, 1021, 64] 1.44; bf16 2042 x 64 1.30, 2042 x 128 1.23; u8 4084 x
- * 256 1.34. Rows 16 bytes off and more were mixed (F32 1020 x 64 1.17,
- * 1020 x 128 0.87, BHTD (0,3,1,2) of [4, 12, 85, 64] 1.00, 1018 x 64
- * 0.76, 1030 x 64 0.81) and keep the walks above; 8-byte elements were
- * not measured. */
+ * 256 1.34. Rows 16 bytes off and more were mixed (F32, two processes
+ * each: 1020 x 64 1.17-1.32, 1020 x 128 0.87-0.92, BHTD (0,3,1,2) of
+ * [4, 12, 85, 64] 1.00-1.07, 1018 x 64 0.76-0.81, 1030 x 64 0.80-0.81)
+ * and keep the walks above; 8-byte elements were not measured. Zen 5
+ * keeps LT__PAGE_NEAR: rows 12 bytes off measured level or slower
+ * there (above). */
 #define LT__PAGE_NEAR_ZEN4 12
 
 static inline bool lt__zen_staged(const lt__tiling *g) {
