@@ -60,6 +60,22 @@ enum { READ_AHEAD = 2048, READ_AHEAD_FAR = 4096 };
 
 static inline size_t read_ahead(void) { return lt__zen5_cores() || lt__intel_cores() ? READ_AHEAD_FAR : READ_AHEAD; }
 
+/* Zen 4 asks for the every-other kernels' lines into L1 (prefetcht0),
+ * where the other cores ask into L2: one thread, lt_copy of every other
+ * column of an F32 square, L2 -> L1 switched sample by sample in one
+ * process (15 samples), speed ratio: 11585^2 (bench_access's last dim
+ * step 2 at 512 MiB) 1.05-1.06, 4096^2 1.15, 4095^2 1.19; 511^2 (in
+ * cache) level; asking with the non-temporal hint measured the same.
+ * bench_access, one thread, last dim step 2 at 512 MiB: 0.877-0.897 of
+ * memcpy in five runs asking into L2, 0.928-0.929 in two into L1. Not
+ * measured on the other cores. */
+static inline bool asks_into_l1(void) { return !lt__zen5_cores() && !lt__intel_cores(); }
+
+static inline __attribute__((always_inline)) void ask_ahead(const char *p, bool into_l1) {
+  if (into_l1) __builtin_prefetch(p, 0, 3);
+  else __builtin_prefetch(p, 0, 2);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_KERNELS 1
 
@@ -168,7 +184,8 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i joined(__m512i
  * of dst done. */
 __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_avx512(char *dst, const char *src,
                                                                                       size_t n, size_t es,
-                                                                                      __m512i idx, size_t ahead) {
+                                                                                      __m512i idx, size_t ahead,
+                                                                                      bool into_l1) {
   const size_t off = (uintptr_t)src & 63;
   if (off == 0 || off % 2 != 0 || n < 3 * 64) return 0;
   const bool words = off % 4 == 0;
@@ -180,8 +197,8 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_on_lines_a
   size_t i = 64;
   for (; i + 128 <= n; i += 64) {
     const char *s = line + 2 * (i - 64); /* the line that holds src + 2 * i */
-    __builtin_prefetch(s + ahead, 0, 2);
-    __builtin_prefetch(s + ahead + 64, 0, 2);
+    ask_ahead(s + ahead, into_l1);
+    ask_ahead(s + ahead + 64, into_l1);
     __m512i b = _mm512_load_si512((const void *)(s + 64)), c = _mm512_load_si512((const void *)(s + 128));
     __m512i lo = joined(a, b, index, words), hi = joined(b, c, index, words); /* src + 2 * i on, 128 bytes */
     _mm512_stream_si512((void *)(dst + i), every_other_of(lo, hi, idx, es));
@@ -197,11 +214,12 @@ __attribute__((target("avx512f,avx512bw"))) static size_t every_other_avx512(cha
   __m512i idx = es == 4 ? _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)
                         : _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
   const size_t ahead = read_ahead();
-  size_t i = every_other_on_lines_avx512(dst, src, n, es, idx, ahead);
+  const bool into_l1 = asks_into_l1();
+  size_t i = every_other_on_lines_avx512(dst, src, n, es, idx, ahead, into_l1);
   for (; i + 64 <= n; i += 64) {
     const char *s = src + 2 * i;
-    __builtin_prefetch(s + ahead, 0, 2);
-    __builtin_prefetch(s + ahead + 64, 0, 2);
+    ask_ahead(s + ahead, into_l1);
+    ask_ahead(s + ahead + 64, into_l1);
     __m512i a = _mm512_loadu_si512((const void *)s), b = _mm512_loadu_si512((const void *)(s + 64));
     _mm512_stream_si512((void *)(dst + i), every_other_of(a, b, idx, es));
   }
