@@ -3,7 +3,8 @@
  * 4 or 8 (on AVX-512, 4-byte elements, and 3 or 4 of 2- and 1-byte ones:
  * channels of interleaved pixels, say), each vector reordered in registers
  * and streamed out (see stream.h). Read straight from the source, with L2
- * prefetch 2 KiB ahead of the loads (4 KiB on Zen 5 and Intel). Two passes
+ * prefetch 2 KiB ahead of the loads (4 KiB on Zen 5 and Intel; into L1
+ * for Zen 4's AVX-512 every-other kernels, asks_into_l1). Two passes
  * of a gather into an L1 buffer and lt__stream_copy ran at 0.56-0.66 of
  * memcpy for reversed F32 rows of 11585 and at 0.40-0.43 for every other
  * float at 512 MiB (the whole source is read for half of it, so 0.67 would
@@ -60,15 +61,16 @@ enum { READ_AHEAD = 2048, READ_AHEAD_FAR = 4096 };
 
 static inline size_t read_ahead(void) { return lt__zen5_cores() || lt__intel_cores() ? READ_AHEAD_FAR : READ_AHEAD; }
 
-/* Zen 4 asks for the every-other kernels' lines into L1 (prefetcht0),
- * where the other cores ask into L2: one thread, lt_copy of every other
- * column of an F32 square, L2 -> L1 switched sample by sample in one
- * process (15 samples), speed ratio: 11585^2 (bench_access's last dim
- * step 2 at 512 MiB) 1.05-1.06, 4096^2 1.15, 4095^2 1.19; 511^2 (in
- * cache) level; asking with the non-temporal hint measured the same.
- * bench_access, one thread, last dim step 2 at 512 MiB: 0.877-0.897 of
- * memcpy in five runs asking into L2, 0.928-0.929 in two into L1. Not
- * measured on the other cores. */
+/* Zen 4's AVX-512 every-other kernels ask for their lines into L1
+ * (prefetcht0), where the other cores (and the AVX2 kernel) ask into
+ * L2: one thread, lt_copy of every other column of an F32 square, L2
+ * -> L1 switched sample by sample in one process (15 samples), speed
+ * ratio: 11585^2 (bench_access's last dim step 2 at 512 MiB)
+ * 1.05-1.06, 4096^2 1.15, 4095^2 1.19; 511^2 (in cache) level; asking
+ * with the non-temporal hint measured the same. bench_access, one
+ * thread, last dim step 2 at 512 MiB: 0.877-0.897 of memcpy in five
+ * runs asking into L2, 0.928-0.929 in two into L1. Not measured on the
+ * other cores. */
 static inline bool asks_into_l1(void) { return !lt__zen5_cores() && !lt__intel_cores(); }
 
 static inline __attribute__((always_inline)) void ask_ahead(const char *p, bool into_l1) {
