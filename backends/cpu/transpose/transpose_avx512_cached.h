@@ -10,11 +10,16 @@
  * -> this: the 2-D transpose of 512 x 512 (bench_access's at 1 MiB)
  * 1.11-1.14, 300 x 300 1.19, 1024 x 256 1.12; 64^3 (0,2,1) 1.06-1.14,
  * (1,2,0) 1.06-1.29, (2,0,1) 1.00-1.01, (2,1,0) 1.00; [16, 256, 64]
- * (0,2,1) 1.08; BHTD [4, 12, 85, 64] (0,3,1,2) 1.14-1.18, (0,2,3,1) and
- * (3,2,1,0) 1.00. bench_access at 1 MiB, the two in turn, two runs
+ * (0,2,1) 1.08; BHTD [4, 12, 85, 64] (0,2,3,1) and (3,2,1,0)
+ * 1.00. bench_access at 1 MiB, the two in turn, two runs
  * each: (1,2,0) 0.60 -> 0.71-0.74 of memcpy, the rest within the runs'
  * spread. Intel cores and Zen 5 keep the generic walks (not measured
- * there). */
+ * there). Destination rows within 32 bytes of a multiple of 4 KiB
+ * (lt__rows_near_pages, walked along the source's rows) keep the
+ * generic walk: there the copy measured mixed, and behind at two
+ * threads (BHTD (0,3,1,2) of [4, 12, 85, 64], three processes each: one
+ * thread 1.05-1.18, two 0.61-0.85; 1020 x 64 0.91-0.98; 1030 x 64
+ * 1.08). */
 #ifndef LT_TRANSPOSE_AVX512_CACHED_H
 #define LT_TRANSPOSE_AVX512_CACHED_H
 
