@@ -391,7 +391,7 @@ static inline __attribute__((always_inline)) bool lt__transpose_tiled(char *dst,
                 ((walk == LT__WALK_PANELS && !g.seams && g.dld <= LT__PANEL_MAX_LD && lt__tiles_paneled(&g, tile)) ||
                  lt__tiles_streamed(&g, tile, edge, &merged));
   if (!stream) {
-    if (own && own->cached && lt__zen4_f32(&g) && !lt__rows_near_pages(g.dld)) own->cached(&g, walk == LT__WALK_PANELS);
+    if (own && own->cached && lt__zen4_own_cached(&g)) own->cached(&g, walk == LT__WALK_PANELS);
     else lt__tiles_cached(&g, tile, walk == LT__WALK_PANELS, es);
   }
   int64_t r_end = g.r0 + g.nrows, c_end = g.c0 + g.ncols;

@@ -261,6 +261,13 @@ static inline bool lt__zen4_f32(const lt__tiling *g) {
   return !lt__intel_cores() && !lt__zen5_cores() && g->es == 4 && g->t == 16;
 }
 
+/* Where Zen 4's F32 kernel walks with its own plain tile
+ * (lt__own_walks' cached; transpose_avx512_cached.h has the figures):
+ * every cached walk but those of rows near a page multiple. */
+static inline bool lt__zen4_own_cached(const lt__tiling *g) {
+  return lt__zen4_f32(g) && !lt__rows_near_pages(g->dld);
+}
+
 static inline __attribute__((always_inline)) void lt__tiles_down_asking_right(const lt__tiling *g,
                                                                               lt__tile_fn tile) {
   bool ask = g->sld % 2048 == 0;
