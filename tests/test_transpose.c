@@ -507,7 +507,8 @@ END_TEST
  * whole tiles and partial ones, stage rows of under 16 bytes, under 512
  * (16-byte moves) and over 512 off a multiple of 64 (64-byte ones, the
  * last over the one before), slices with gaps between them on both
- * sides, destinations off a line. No kernel without AVX-512. */
+ * sides, destinations off a line; two, three and four slices (F32 on Zen
+ * 4 takes them in pairs, an odd one last). No kernel without AVX-512. */
 static void check_side(lt__transpose_side_fn fn, size_t es, int64_t rows, int64_t cols, int64_t n, int64_t pad,
                        size_t dst_off) {
   static _Alignas(64) char stage[32768];
@@ -537,7 +538,7 @@ START_TEST(slices_side_by_side_match_the_naive_loop) {
   const int64_t cols[] = {1, t - 1, t, t + 5, 2 * t};
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-      for (int64_t n = 2; n <= 3; n++)
+      for (int64_t n = 2; n <= 4; n++)
         for (int64_t pad = 0; pad <= 3; pad += 3) {
           if ((size_t)(n * rows[r] * cols[c]) * es > 32768) continue;
           check_side(fn, es, rows[r], cols[c], n, pad, 0);

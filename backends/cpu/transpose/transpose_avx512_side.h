@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "transpose_side.h"
+#include "vendor.h"
 
 /* One stage row of run bytes out, a line at a time in 16-byte moves,
  * its four loads before its four stores (named: GCC merges an array of
@@ -74,12 +75,62 @@ static void side_rows_out(char *dst, int64_t dld, const char *stage, int64_t run
   }
 }
 
+/* One F32 tile of two slices: rows 0-7 from a, 8-15 from b (both sld
+ * bytes apart), each transposed row out as two halves, the second half
+ * bytes after the first. Called, not inlined: inlined into
+ * side_pairs4's loops, GCC kept the 16 rows' addresses apart and spilled
+ * them (0.78 of the called tile's speed). */
+__attribute__((noinline)) static void side_pair_tile4(char *o, int64_t run, int64_t half, const char *a,
+                                                       const char *b, int64_t sld) {
+  __m512 v[16];
+  LT__UNROLL for (int x = 0; x < 8; x++) {
+    v[x] = _mm512_loadu_ps((const float *)(const void *)(a + x * sld));
+    v[x + 8] = _mm512_loadu_ps((const float *)(const void *)(b + x * sld));
+  }
+  transpose16_ps(v);
+  LT__UNROLL for (int y = 0; y < 16; y++) {
+    _mm256_storeu_ps((float *)(void *)(o + y * run), _mm512_castps512_ps256(v[y]));
+    _mm256_storeu_ps((float *)(void *)(o + y * run + half), _mm512_extractf32x8_ps(v[y], 1));
+  }
+}
+
+/* F32 slices side by side on Zen 4 go in pairs: each tile takes 8 rows
+ * of one slice and the same 8 of the next, where a tile of one slice
+ * takes 16 rows, so that a band of tiles reads 8 source rows at once
+ * where it read 16. The halves' stores cost Zen 4 no more than whole
+ * rows' (it stores a 64-byte vector as two halves). Zen 4, one thread, a
+ * temporary switch flipped sample by sample (11 to 15 samples), speed
+ * ratio one slice -> pairs, (2,1,0) of: [64, 64, 64] 1.09, [32, 64, 128]
+ * 1.13, [16, 64, 256] 1.06, [64, 256, 64] 1.15, [64, 32, 128] 1.12, [64,
+ * 16, 256] 1.10, [32, 32, 32] 1.10, [128, 64, 32] 1.02, [40, 128, 32]
+ * 1.01, [63, 65, 64] 1.00; two threads, [64, 64, 64] 1.02. Why is not
+ * settled: the rows of a 64^3 lie 16 KiB apart, in one set of L1's, yet
+ * in a model of the tiles alone, rows a line further apart (other sets)
+ * slowed both walks (one slice 0.82, pairs 0.73 of their speed). Not
+ * measured on Zen 5, which keeps a slice at a time. An odd last slice
+ * takes the path's tiles, and every slice its partial ones. */
+static inline bool side_in_pairs(void) { return !lt__intel_cores() && !lt__zen5_cores(); }
+
+static void side_pairs4(char *stage, const char *src, int64_t sld, int64_t rows, int64_t cols, int64_t n,
+                        int64_t src_step) {
+  const int64_t run = n * rows * 4, nr = rows / 16 * 16, nc = cols / 16 * 16, paired = n / 2 * 2;
+  for (int64_t r = 0; r < nr; r += 8)
+    for (int64_t s = 0; s < paired; s += 2)
+      for (int64_t c = 0; c < nc; c += 16) {
+        const char *a = src + s * src_step * 4 + r * sld + c * 4;
+        side_pair_tile4(stage + c * run + (s * rows + r) * 4, run, rows * 4, a, a + src_step * 4, sld);
+      }
+  lt__side_full_tiles(stage, src, sld, rows, cols, n, paired, src_step, 4, tile4);
+  lt__side_partial_tiles(stage, src, sld, rows, cols, n, src_step, 4, edge4);
+}
+
 /* n slices side by side (lt__transpose_side_fn): the tiles into the
- * stage, then its rows out. */
+ * stage (F32 on Zen 4 in pairs of slices), then its rows out. */
 #define SIDE(N, TILE, EDGE, ATTR)                                                                                   \
   ATTR static void side_##TILE(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,            \
                                int64_t cols, int64_t n, int64_t src_step, char *stage) {                             \
-    lt__tiles_side_by_side(stage, src, src_ld * N, rows, cols, n, src_step, N, TILE, EDGE);                         \
+    if (N == 4 && side_in_pairs()) side_pairs4(stage, src, src_ld * N, rows, cols, n, src_step);                    \
+    else lt__tiles_side_by_side(stage, src, src_ld * N, rows, cols, n, src_step, N, TILE, EDGE);                    \
     side_rows_out(dst, dst_ld * N, stage, n * rows * N, cols);                                                      \
   }
 

@@ -23,26 +23,43 @@
  * [31, 33, 64], [32, 64, 100], [64, 16, 100] and [64, 64, 63] level;
  * bf16 [63, 65, 128] 0.33-0.35 -> 0.37-0.38; u8 [63, 65, 256] level; F64
  * [31, 33, 32] 0.17-0.18 -> 0.19-0.20, [32, 16, 100] 0.22-0.23 ->
- * 0.24-0.26. */
-static inline __attribute__((always_inline)) void lt__tiles_side_by_side(char *stage, const char *src, int64_t sld,
-                                                                         int64_t rows, int64_t cols, int64_t n,
-                                                                         int64_t src_step, int64_t es,
-                                                                         lt__tile_fn tile, lt__transpose_fn edge) {
+ * 0.24-0.26. Here the full tiles of slices first to n - 1, those before
+ * first being a path's own (transpose_avx512_side.h). */
+static inline __attribute__((always_inline)) void lt__side_full_tiles(char *stage, const char *src, int64_t sld,
+                                                                      int64_t rows, int64_t cols, int64_t n,
+                                                                      int64_t first, int64_t src_step, int64_t es,
+                                                                      lt__tile_fn tile) {
   const int64_t t = 64 / es, run = n * rows * es, nr = rows / t * t, nc = cols / t * t;
   for (int64_t r = 0; r < nr; r += t)
-    for (int64_t s = 0; s < n; s++)
+    for (int64_t s = first; s < n; s++)
       for (int64_t c = 0; c < nc; c += t) {
         lt__tile_out out = {
             .dst = stage + c * run + (s * rows + r) * es, .dld = run, .unit = es < 4 ? (int)es : 4, .segs = 1};
         tile(&out, src + s * src_step * es + r * sld + c * es, sld);
       }
-  /* each slice's partial tiles: the columns past the full tiles, then the rows */
+}
+
+/* Each slice's partial tiles: the columns past the full tiles, then the
+ * rows. */
+static inline void lt__side_partial_tiles(char *stage, const char *src, int64_t sld, int64_t rows, int64_t cols,
+                                          int64_t n, int64_t src_step, int64_t es, lt__transpose_fn edge) {
+  const int64_t t = 64 / es, run = n * rows * es, nr = rows / t * t, nc = cols / t * t;
   for (int64_t s = 0; s < n; s++) {
     char *to = stage + s * rows * es;
     const char *from = src + s * src_step * es;
     lt__edge(edge, to + nc * run, n * rows, from + nc * es, sld / es, nr, cols - nc);
     lt__edge(edge, to + nr * es, n * rows, from + nr * sld, sld / es, rows - nr, cols);
   }
+}
+
+/* Every tile of the n slices: the full ones of slices first on, then
+ * every slice's partial ones. */
+static inline __attribute__((always_inline)) void lt__tiles_side_by_side(char *stage, const char *src, int64_t sld,
+                                                                         int64_t rows, int64_t cols, int64_t n,
+                                                                         int64_t src_step, int64_t es,
+                                                                         lt__tile_fn tile, lt__transpose_fn edge) {
+  lt__side_full_tiles(stage, src, sld, rows, cols, n, 0, src_step, es, tile);
+  lt__side_partial_tiles(stage, src, sld, rows, cols, n, src_step, es, edge);
 }
 
 #endif
