@@ -184,8 +184,10 @@ static void *worker(void *arg) {
     seen = await_job(seen, nudged);
     nudged = false;
     job j = current;
-    move_off_caller(&place, j.caller_cpu);
-    if (id < j.parts) run_part(&j, id);
+    if (id < j.parts) {
+      move_off_caller(&place, j.caller_cpu);
+      run_part(&j, id);
+    }
     atomic_fetch_add_explicit(&spinning, 1, memory_order_relaxed);
     /* the last report wakes the caller, should it have stopped spinning */
     if (atomic_fetch_sub_explicit(&pending, 1, memory_order_acq_rel) == 1) {

@@ -65,7 +65,9 @@ static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL
  * whether a grouped transpose's gathers ask for lines ahead into L1
  * (grouped_transpose.c, ask_ahead: Zen 5's only); and Zen 4's alone:
  * where cached transposes walk along the source's rows while the
- * others go down the columns (lt__zen4_along_rows). */
+ * others go down the columns (lt__zen4_along_rows), and whether F32
+ * slices side by side go two at a time (transpose_avx512_side.h,
+ * side_in_pairs). */
 static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
 
 #endif
