@@ -140,24 +140,31 @@ static uint64_t await_job(uint64_t seen, bool nudged) {
  * out of its own affinity for one job, then takes its set back (the
  * move done, nothing pins it): two system calls on a job that finds the
  * two together, a sched_getcpu on the others. */
-typedef struct placement {
-#if defined(__linux__)
-  cpu_set_t before; /* the worker's set before it moved off, while moved */
-#endif
-  bool moved;
-} placement;
 
-static void move_off_caller(placement *p, int caller_cpu) {
+/* The calling thread's set before it moved off a CPU, while moved. */
 #if defined(__linux__)
-  if (p->moved && sched_setaffinity(0, sizeof p->before, &p->before) == 0) p->moved = false;
-  if (p->moved || caller_cpu < 0 || sched_getcpu() != caller_cpu) return;
+static _Thread_local cpu_set_t set_before_move;
+#endif
+static _Thread_local bool moved_off;
+
+bool lt__move_off_cpu(int cpu) {
+#if defined(__linux__)
   cpu_set_t away;
-  if (sched_getaffinity(0, sizeof away, &away) != 0) return;
-  p->before = away;
-  CPU_CLR(caller_cpu, &away);
-  if (CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0) p->moved = true;
+  if (moved_off || cpu < 0 || sched_getaffinity(0, sizeof away, &away) != 0) return false;
+  set_before_move = away;
+  CPU_CLR(cpu, &away);
+  if (CPU_COUNT(&away) == 0 || sched_setaffinity(0, sizeof away, &away) != 0) return false;
+  moved_off = true;
+  return true;
 #else
-  (void)p, (void)caller_cpu;
+  (void)cpu;
+  return false;
+#endif
+}
+
+void lt__return_to_cpus(void) {
+#if defined(__linux__)
+  if (moved_off && sched_setaffinity(0, sizeof set_before_move, &set_before_move) == 0) moved_off = false;
 #endif
 }
 
@@ -179,13 +186,13 @@ static void *worker(void *arg) {
   uint64_t seen = start_generation[id];
   atomic_fetch_add_explicit(&spinning, 1, memory_order_relaxed);
   bool nudged = true; /* made by a nudge or for a job: either way, calls are coming */
-  placement place = {.moved = false};
   for (;;) {
     seen = await_job(seen, nudged);
     nudged = false;
     job j = current;
     if (id < j.parts) {
-      move_off_caller(&place, j.caller_cpu);
+      lt__return_to_cpus();
+      if (j.caller_cpu >= 0 && this_cpu() == j.caller_cpu) (void)lt__move_off_cpu(j.caller_cpu);
       run_part(&j, id);
     }
     atomic_fetch_add_explicit(&spinning, 1, memory_order_relaxed);
