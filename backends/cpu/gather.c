@@ -303,15 +303,20 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
   }
 }
 
-/* Into memory (not cached), the chunks' stores ask for the lines
- * MASKED_SCATTER_AHEAD bytes on for writing, as the one-store loop does
- * (SCATTER_AHEAD): on a Xeon (AVX-512 with AMX), F32, bench_access,
- * same-run ratio to memcpy, two runs each, without -> 2 KiB -> 4 KiB
- * ahead: into 512 MiB s=2 0.34-0.36 -> 0.445-0.451 -> 0.458-0.462, s=4
- * 0.18-0.19 -> 0.251-0.252 -> 0.259-0.261; into 64 MiB s=2 0.60 ->
- * 0.63 -> 0.65-0.71, s=4 0.37-0.40 -> 0.41-0.42 -> 0.42-0.50. Into 1
- * MiB the asks cost more than they gain (s=2 0.68-0.70 -> 0.59-0.65,
- * s=4 0.38-0.40 -> 0.29-0.34), so a cached destination goes without. */
+/* Into memory (not cached), on Intel cores, the chunks' stores ask for
+ * the lines MASKED_SCATTER_AHEAD bytes on for writing, as the one-store
+ * loop does (SCATTER_AHEAD): on a Xeon (AVX-512 with AMX), F32,
+ * bench_access, same-run ratio to memcpy, two runs each, without -> 2
+ * KiB -> 4 KiB ahead: into 512 MiB s=2 0.34-0.36 -> 0.445-0.451 ->
+ * 0.458-0.462, s=4 0.18-0.19 -> 0.251-0.252 -> 0.259-0.261; into 64 MiB
+ * s=2 0.60 -> 0.63 -> 0.65-0.71, s=4 0.37-0.40 -> 0.41-0.42 ->
+ * 0.42-0.50. Into 1 MiB the asks cost more than they gain (s=2
+ * 0.68-0.70 -> 0.59-0.65, s=4 0.38-0.40 -> 0.29-0.34), so a cached
+ * destination goes without. AMD's go without them everywhere: Zen 4,
+ * one thread, a temporary switch flipped sample by sample (9 to 11
+ * samples), speed ratio with -> without: F32 s=2 into 64 MiB 1.09 and
+ * into 512 MiB 1.08, s=4 1.05 and 1.12; into 512 MiB bf16 s=2 1.04, s=8
+ * 1.05, u8 s=2 1.01, s=8 1.14. */
 enum { MASKED_SCATTER_AHEAD = 4096 };
 
 /* Scatters store the chunks at every step that fits, before any of the
@@ -328,7 +333,7 @@ enum { MASKED_SCATTER_AHEAD = 4096 };
  * keeps its loop. */
 void lt__scatter(void *dst, int64_t stride, const void *src, int64_t n, size_t es, bool cached) {
   if (masked_fits(stride, n, es)) {
-    lt__scatter_masked(dst, stride, src, n, es, cached ? 0 : MASKED_SCATTER_AHEAD);
+    lt__scatter_masked(dst, stride, src, n, es, cached || !lt__intel_cores() ? 0 : MASKED_SCATTER_AHEAD);
     return;
   }
   bool intel = lt__intel_cores();
