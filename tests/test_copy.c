@@ -928,6 +928,8 @@ START_TEST(large_gathers_into_a_dense_destination_copy_every_element) {
   check_gather(LT_I64, 8, 150001);
   check_gather(LT_F32, 11, 200003);
   check_gather(LT_F32, -16, 140001);
+  check_gather(LT_F32, 16, 140001); /* a line's step, either way round */
+  check_gather(LT_BF16, 32, 140001);
   check_gather(LT_I64, 5, 220001);
   /* Steps past a line, read ahead by elements up to 256 bytes and by
    * bytes beyond, either way round. */

@@ -4,8 +4,9 @@
  * compiler turns into vector loads and permutes; other strides take an
  * unrolled loop (GATHER_ANY, GATHER_WALK, SCATTER_ANY), except where the
  * copy's side that steps outgrows the caches: there gathers of a line or
- * more per step (on Intel cores, of a line; on Zen 5 none, which take the
- * vectorised GATHER_ANY) also read ahead (gather_far), and
+ * more per step (on Intel cores, of a line, from one load instruction:
+ * gather_lines; on Zen 5 none, which take the vectorised GATHER_ANY) also
+ * read ahead (gather_far), and
  * scatters of 16 to 64 bytes per step (every step from 16 bytes on Intel
  * cores) store from one instruction, asking for lines ahead
  * (scatter_one), as Intel cores' scatters in cache do past a line
@@ -146,7 +147,17 @@ enum { CACHED_VECTOR_STEP_BYTES_INTEL = 64 };
  * ratio to memcpy, three runs each in turn, with -> without: s=32
  * 0.037-0.039 -> 0.040-0.041 (NumPy's loop 0.040), s=64 0.022-0.023 ->
  * 0.021-0.022; s=16 0.084 -> 0.073-0.075, so it keeps it. (Zen 5 takes
- * the vectorised loop there instead, without asks: see VECTOR_STEP_BYTES.) */
+ * the vectorised loop there instead, without asks: see VECTOR_STEP_BYTES.)
+ * There, a step of a line reads from one load instruction, not eight
+ * (gather_lines): another Xeon (AVX-512 with AMX and FP16, 2 MiB L2),
+ * F32 s=16, a temporary switch, three runs each in turn, eight loads ->
+ * one, both asking FAR_AHEAD on: bench_access from 512 MiB
+ * 0.079-0.081 -> 0.085-0.086, from 64 MiB 0.175-0.178 -> 0.171-0.174;
+ * bench/peers.py, two runs each, libtensor's lead over NumPy from 512
+ * MiB 0.90 -> 0.99-1.01, from 64 MiB 0.89-0.91 -> 0.96-1.01 (within the
+ * drift), bf16 s=32 from 512 MiB 0.92-0.93 -> 1.00. One load without
+ * the asks measured between (0.082-0.085 from 512 MiB, 0.164-0.169 from
+ * 64). */
 enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
@@ -202,6 +213,14 @@ static bool scatters_one_store(int64_t step_bytes, bool cached, bool intel) {
   SCALAR_STEPS static void gather_any_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     GATHER_WALK(T, 0);                                                                         \
   }                                                                                            \
+  SCALAR_STEPS static void gather_lines_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {  \
+    const intptr_t step = (intptr_t)(stride * (int64_t)sizeof(T)), ahead = stride < 0 ? -FAR_AHEAD : FAR_AHEAD;    \
+    intptr_t at = (intptr_t)s; /* an integer: it steps past the source's end */                \
+    for (int64_t i = 0; i < n; i++, at += step) {                                              \
+      __builtin_prefetch((const char *)at + ahead, 0, 2);                                      \
+      d[i] = *(const T *)at;                                                                   \
+    }                                                                                          \
+  }                                                                                            \
   SCALAR_STEPS static void gather_far_##NAME(T *restrict d, const T *restrict s, int64_t stride, int64_t n) {    \
     int64_t step_bytes = (stride < 0 ? -stride : stride) * (int64_t)sizeof(T);                 \
     int64_t ahead = stride < 0 ? -FAR_AHEAD : FAR_AHEAD; /* in the direction of travel */        \
@@ -224,7 +243,8 @@ static bool scatters_one_store(int64_t step_bytes, bool cached, bool intel) {
       if (cached && intel && step_bytes <= CACHED_VECTOR_STEP_BYTES_INTEL) GATHER_ANY(T);      \
       else if (cached) gather_any_##NAME(d, s, stride, n);                                     \
       else if (zen5) GATHER_ANY(T);                                                            \
-      else if (step_bytes >= 64 && !(intel && step_bytes > 64)) gather_far_##NAME(d, s, stride, n); \
+      else if (intel && step_bytes == 64) gather_lines_##NAME(d, s, stride, n);                \
+      else if (step_bytes >= 64 && !intel) gather_far_##NAME(d, s, stride, n);                 \
       else if (step_bytes > VECTOR_STEP_BYTES) gather_any_##NAME(d, s, stride, n);             \
       else GATHER_ANY(T);                                                                      \
       break;                                                                                   \

@@ -16,9 +16,10 @@
  *    (side_by_side);
  *  - a long dense span streams in blocks of pages (stream.c,
  *    lt__stream_copy_span, not measured on AMD);
- *  - the loops of step-8 gathers from memory, of cached gathers of steps
- *    up to a line and of cached scatters past a line (gather.c, the last
- *    not measured on AMD), and whether the masked scatters of short
+ *  - the loops of step-8 gathers from memory, of gathers of a line's
+ *    step from memory, of cached gathers of steps up to a line and of
+ *    cached scatters past a line (gather.c, the last not measured on
+ *    AMD), and whether the masked scatters of short
  *    steps into memory ask for lines ahead (gather.c, Intel's only);
  *  - the order of cached transposes' tiles
  *    (transpose/transpose_walk_cached.h, lt__tiles_cached), and whether
