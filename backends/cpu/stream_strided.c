@@ -71,7 +71,7 @@ static inline size_t read_ahead(void) { return lt__zen5_cores() || lt__intel_cor
  * thread, last dim step 2 at 512 MiB: 0.877-0.897 of memcpy in five
  * runs asking into L2, 0.928-0.929 in two into L1. Not measured on the
  * other cores. */
-static inline bool asks_into_l1(void) { return !lt__zen5_cores() && !lt__intel_cores(); }
+static inline bool asks_into_l1(void) { return lt__other_cores(); }
 
 static inline __attribute__((always_inline)) void ask_ahead(const char *p, bool into_l1) {
   if (into_l1) __builtin_prefetch(p, 0, 3);

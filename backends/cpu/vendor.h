@@ -72,4 +72,8 @@ static inline bool lt__intel_cores(void) { return lt__cores() == LT__CORES_INTEL
  * side_in_pairs). */
 static inline bool lt__zen5_cores(void) { return lt__cores() == LT__CORES_ZEN5; }
 
+/* Neither Intel's cores nor Zen 5: Zen 4 and any other, which take the
+ * choices measured on Zen 4 alone (those named above). */
+static inline bool lt__other_cores(void) { return lt__cores() == LT__CORES_OTHER; }
+
 #endif

@@ -110,7 +110,7 @@ __attribute__((noinline)) static void side_pair_tile4(char *o, int64_t run, int6
  * slowed both walks (one slice 0.82, pairs 0.73 of their speed). Not
  * measured on Zen 5, which keeps a slice at a time. An odd last slice
  * takes the path's tiles, and every slice its partial ones. */
-static inline bool side_in_pairs(void) { return !lt__intel_cores() && !lt__zen5_cores(); }
+static inline bool side_in_pairs(void) { return lt__other_cores(); }
 
 static void side_pairs4(char *stage, const char *src, int64_t sld, int64_t rows, int64_t cols, int64_t n,
                         int64_t src_step) {

@@ -258,7 +258,7 @@ static inline bool lt__zen_diagonals(const lt__tiling *g) {
  * diagonals' build in turn, two runs each: the 2-D transpose (512^2)
  * 0.56-0.57 -> 0.64 of memcpy, the rest level. */
 static inline bool lt__zen4_f32(const lt__tiling *g) {
-  return !lt__intel_cores() && !lt__zen5_cores() && g->es == 4 && g->t == 16;
+  return lt__other_cores() && g->es == 4 && g->t == 16;
 }
 
 /* Where Zen 4's F32 kernel walks with its own plain tile
@@ -317,8 +317,8 @@ static inline __attribute__((always_inline)) void lt__tiles_diagonal(const lt__t
  * 0.38-0.42 -> 0.39-0.47). */
 static inline bool lt__zen4_along_rows(const lt__tiling *g) {
   int64_t bytes = g->nrows * g->ncols * g->es;
-  return !lt__intel_cores() && !lt__zen5_cores() && g->es <= 4 && g->t * g->es == 64 &&
-         bytes >= LT__CACHED_MAX_BYTES / 4 && bytes <= LT__CACHED_MAX_BYTES;
+  return lt__other_cores() && g->es <= 4 && g->t * g->es == 64 && bytes >= LT__CACHED_MAX_BYTES / 4 &&
+         bytes <= LT__CACHED_MAX_BYTES;
 }
 
 /* The tiles of g one row of tiles after another; on Intel cores each
