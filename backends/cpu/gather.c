@@ -156,8 +156,7 @@ enum { CACHED_VECTOR_STEP_BYTES_INTEL = 64 };
  * bench/peers.py, two runs each, libtensor's lead over NumPy from 512
  * MiB 0.90 -> 0.99-1.01, from 64 MiB 0.89-0.91 -> 0.96-1.01 (within the
  * drift), bf16 s=32 from 512 MiB 0.92-0.93 -> 1.00. One load without
- * the asks measured between (0.082-0.085 from 512 MiB, 0.164-0.169 from
- * 64). */
+ * the asks measured 0.082-0.085 from 512 MiB and 0.161-0.169 from 64. */
 enum { FAR_AHEAD = 2048, FAR_ELEMENTS = 64, FAR_STEP_MAX_BYTES = 256 };
 
 /* Scatters into a destination that outgrows the caches, with steps of
