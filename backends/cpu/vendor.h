@@ -19,8 +19,8 @@
  *  - the loops of step-8 gathers from memory, of gathers of a line's
  *    step from memory, of cached gathers of steps up to a line and of
  *    cached scatters past a line (gather.c, the last not measured on
- *    AMD), and whether the masked scatters of short
- *    steps into memory ask for lines ahead (gather.c, Intel's only);
+ *    AMD), and whether the masked scatters of short steps into memory
+ *    ask for lines ahead (gather.c, Intel's only);
  *  - the order of cached transposes' tiles
  *    (transpose/transpose_walk_cached.h, lt__tiles_cached), and whether
  *    streamed 2-byte tiles go in pairs (transpose/transpose_tile_pairs.h,
