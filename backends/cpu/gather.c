@@ -333,9 +333,9 @@ void lt__gather(void *dst, const void *src, int64_t stride, int64_t n, size_t es
  * 0.68-0.70 -> 0.59-0.65, s=4 0.38-0.40 -> 0.29-0.34), so a cached
  * destination goes without. Other cores go without them at every size
  * (Zen 5 not measured): Zen 4, one thread, a temporary switch flipped
- * sample by sample (9 to 11 samples), speed ratio with -> without: F32 s=2 into 64 MiB 1.09 and
- * into 512 MiB 1.08, s=4 1.05 and 1.12; into 512 MiB bf16 s=2 1.04, s=8
- * 1.05, u8 s=2 1.01, s=8 1.14. */
+ * sample by sample (9 to 11 samples), speed ratio with -> without: F32
+ * s=2 into 64 MiB 1.09 and into 512 MiB 1.08, s=4 1.05 and 1.12; into
+ * 512 MiB bf16 s=2 1.04, s=8 1.05, u8 s=2 1.01, s=8 1.14. */
 enum { MASKED_SCATTER_AHEAD = 4096 };
 
 /* Scatters store the chunks at every step that fits, before any of the
