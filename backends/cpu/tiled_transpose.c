@@ -11,14 +11,24 @@
 #include "dtype.h"
 #include "channel_transpose.h"
 #include "grouped_transpose.h"
+#include "lagged_bands.h"
 #include "libtensor/threads.h"
 #include "odometer.h"
 #include "pool.h"
 #include "stream.h"
-#include "tile_job.h"
 #include "transpose.h"
 #include "transpose_tiling.h"
 #include "vendor.h"
+
+/* A true transpose a, done by the tile kernels. */
+typedef struct lt__tile_job {
+  const lt__copy_args *a;
+  lt__transpose_fn fn;
+  bool streamed; /* fn streams (lt__transpose_best_streamed's, or the lagged kernel): fence after the last call */
+  int64_t band;  /* source rows per call (see banded_rows, lt__lagged_band); all of them unless banded */
+  int64_t side;  /* slices a call may take side by side (see side_by_side); 1: one */
+  lt__transpose_side_fn side_fn; /* NULL: side by side through fn, a slice at a time */
+} lt__tile_job;
 
 /* Can the tile kernel do this copy? Same dtype, and positive leading
  * dimensions (a negative stride on either unit dim takes the general
@@ -119,6 +129,16 @@ static void transpose_rows(void *ctx, int64_t b0, int64_t b1) {
   const lt__tile_job *j = ctx;
   int64_t rows = j->a->shape[j->a->ndim - 1], r1 = b1 * ROW_BLOCK < rows ? b1 * ROW_BLOCK : rows;
   transpose_box(j, b0 * ROW_BLOCK, r1, 0, j->a->shape[j->a->transpose_dim]);
+}
+
+/* Bands [b0, b1) of j->band source rows, every column of k, a call per
+ * band: the lagged kernel takes a band a call (lt__lagged_band). */
+static void transpose_bands(void *ctx, int64_t b0, int64_t b1) {
+  const lt__tile_job *j = ctx;
+  int64_t rows = j->a->shape[j->a->ndim - 1];
+  for (int64_t b = b0; b < b1; b++)
+    transpose_box(j, b * j->band, (b + 1) * j->band < rows ? (b + 1) * j->band : rows, 0,
+                  j->a->shape[j->a->transpose_dim]);
 }
 
 /* A streamed batch of transposes whose source rows run on from one
@@ -262,11 +282,6 @@ static void transpose_outer(void *ctx, int64_t i0, int64_t i1) {
     const char *src = a->src + r0 * a->src_strides[in] * es;
     int64_t rows = a->shape[in] - r0 < j->band ? a->shape[in] - r0 : j->band;
     lt__odometer o = at;
-    if (j->pair_fn && rows == j->band) {
-      lt__lag_walk w = {.o = at};
-      lt__transpose_lagged(j, dst, src, rows, &w, i1 - i0);
-      continue;
-    }
     for (int64_t i = i0, n; i < i1; i += n) {
       /* slices up to the end of the range or of the innermost dim */
       n = stage ? j->side : 1;
@@ -355,15 +370,16 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   int64_t outer = numel / (a->shape[a->ndim - 1] * a->shape[a->transpose_dim]);
   if (batch_large && stages_slices(a, (int64_t)es)) {
     /* fn cached: stages in L1 */
-    lt__tile_job staged = {a, lt__transpose_best(es), false, a->shape[a->ndim - 1], 1, NULL, NULL};
+    lt__tile_job staged = {a, lt__transpose_best(es), false, a->shape[a->ndim - 1], 1, NULL};
     lt__parallel_for(outer, bytes, staged_slices, &staged);
     return true;
   }
   lt__tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
-                    a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL, NULL};
+                    a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
-  j.pair_fn = batch_large && lt__lagged_band(a, (int64_t)es, outer, j.band) ? lt__transpose_pair_kernel(es) : NULL;
-  if (j.pair_fn) j.band = 2 * 64 / (int64_t)es; /* two strips of a tile's rows */
+  lt__transpose_fn lagged = lt__transpose_lagged_kernel(es);
+  bool lags = batch_large && lagged && lt__lagged_band(a, (int64_t)es, outer, j.band);
+  if (lags) j.fn = lagged, j.band = LT__LAGGED_ROWS;
   if (j.side > 1) j.side_fn = lt__transpose_side_kernel(es);
   /* Threads take whole outer indices where there are a few per thread:
    * split by columns, two threads would each read every source line of
@@ -373,8 +389,8 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * row (and, cached, where each thread then writes enough of every
    * destination row: splits_rows), and its columns otherwise. */
   int threads = lt_get_num_threads();
-  if (j.pair_fn && outer == 1)
-    lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, lt__transpose_lagged_rows, &j);
+  if (lags && outer == 1)
+    lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, transpose_bands, &j);
   else if (outer >= OUTER_PER_THREAD * threads)
     lt__parallel_for(outer, bytes, transpose_outer, &j);
   else if (splits_rows(a, (int64_t)es, threads, j.streamed))

@@ -92,17 +92,15 @@ lt__transpose_side_fn lt__transpose_side_kernel(size_t es);
 extern const lt__transpose_side_fn lt__transpose_avx512_side_table[4];
 extern const lt__transpose_side_fn lt__transpose_avx512vbmi_side_table[4];
 
-/* Two streamed transposes of one shape and leading dimensions, their
- * tiles in turn (unfenced, as lt__transpose_best_streamed's): for pairs
- * whose source rows would each crowd the same sets of L2 alone
- * (transpose_pair.h). */
-typedef void (*lt__transpose_pair_fn)(char *dst, const char *src, char *dst2, const char *src2, int64_t dst_ld,
-                                      int64_t src_ld, int64_t rows, int64_t cols);
-/* That kernel where this CPU runs AVX-512 (bytes from VBMI tiles where
- * it has them); else NULL. */
-lt__transpose_pair_fn lt__transpose_pair_kernel(size_t es);
-extern const lt__transpose_pair_fn lt__transpose_avx512_pair_table[4];
-extern const lt__transpose_pair_fn lt__transpose_avx512vbmi_pair_table[4];
+/* The streamed kernel of a lagged band (unfenced, as
+ * lt__transpose_best_streamed's): LT__LAGGED_ROWS source rows, two
+ * strips whose lines would crowd the same sets of L2 together, the
+ * second a few columns behind the first (transpose_avx512_lagged.h).
+ * Calls of other rows, or with a destination row off a line, go to the
+ * streamed tiles. Where this CPU runs AVX-512 and es is 4; else NULL. */
+enum { LT__LAGGED_ROWS = 32 };
+lt__transpose_fn lt__transpose_lagged_kernel(size_t es);
+extern const lt__transpose_fn lt__transpose_avx512_lagged4;
 
 /* The calls of a seamed kernel over the same n destination rows, dld
  * bytes apart, and what their seams leave to write: seams holds two

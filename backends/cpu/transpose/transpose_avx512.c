@@ -381,13 +381,8 @@ SIDE(2, tile2, narrow_edge2, )
 SIDE(4, tile4, edge4, )
 SIDE(8, tile8, lt__transpose_scalar_table[3], )
 
-/* Two transposes, their tiles in turn (lt__transpose_pair_fn). */
-#include "transpose_pair.h"
-PAIR(1, tile1, )
-PAIR(1, tile1_rows, __attribute__((target("avx512vbmi"))))
-PAIR(2, tile2, )
-PAIR(4, tile4, )
-PAIR(8, tile8, )
+/* The F32 kernel of lagged bands (lt__transpose_lagged_kernel). */
+#include "transpose_avx512_lagged.h"
 
 /* Bytes on the AVX512-VBMI path: thin where it fits, else the tiles. */
 __attribute__((target("avx512vbmi"))) static void transpose_bytes_vbmi(char *dst, int64_t dst_ld, const char *src,
@@ -416,9 +411,7 @@ const lt__transpose_fn lt__transpose_avx512vbmi_streamed_table[4] = {streamed_by
 const lt__transpose_side_fn lt__transpose_avx512_side_table[4] = {side_tile1, side_tile2, side_tile4, side_tile8};
 const lt__transpose_side_fn lt__transpose_avx512vbmi_side_table[4] = {side_tile1_rows, side_tile2, side_tile4,
                                                                       side_tile8};
-const lt__transpose_pair_fn lt__transpose_avx512_pair_table[4] = {pair_tile1, pair_tile2, pair_tile4, pair_tile8};
-const lt__transpose_pair_fn lt__transpose_avx512vbmi_pair_table[4] = {pair_tile1_rows, pair_tile2, pair_tile4,
-                                                                      pair_tile8};
+const lt__transpose_fn lt__transpose_avx512_lagged4 = lagged_tile4;
 const lt__transpose_seamed_fn lt__transpose_avx512_seamed_table[3] = {seamed_tile1, seamed_tile2, seamed_tile4};
 const lt__transpose_seamed_fn lt__transpose_avx512vbmi_seamed_table[3] = {seamed_tile1_rows, seamed_tile2,
                                                                           seamed_tile4};

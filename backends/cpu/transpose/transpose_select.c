@@ -102,8 +102,6 @@ lt__transpose_side_fn lt__transpose_side_kernel(size_t es) {
   return path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_avx512_side_table[size_index(es)] : NULL;
 }
 
-lt__transpose_pair_fn lt__transpose_pair_kernel(size_t es) {
-  if (size_index(es) < 0) return NULL;
-  if (path_runs(LT__TRANSPOSE_AVX512VBMI)) return lt__transpose_avx512vbmi_pair_table[size_index(es)];
-  return path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_avx512_pair_table[size_index(es)] : NULL;
+lt__transpose_fn lt__transpose_lagged_kernel(size_t es) {
+  return es == 4 && path_runs(LT__TRANSPOSE_AVX512) ? lt__transpose_avx512_lagged4 : NULL;
 }
