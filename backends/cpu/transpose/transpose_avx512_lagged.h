@@ -8,11 +8,11 @@
  * columns are done, and each destination row then gets its two lines,
  * 128 bytes, streamed back to back. Streamed from each tile as it is
  * done, a destination row's two lines go out a chunk apart in time (as
- * in the lagged bands before, the two strips' tiles in turn), and
- * memory takes them more slowly: Xeon, bench_access
- * (2,1,0) at 512 MiB, same-run ratio to memcpy, two runs each in turn,
- * both strips streamed from their tiles 0.62-0.63, the first staged and
- * both lines of a row together 0.71-0.72. */
+ * in the lagged bands before, the two strips' tiles in turn), and memory
+ * takes them more slowly: Xeon, bench_access (2,1,0) at 512 MiB,
+ * same-run ratio to memcpy, two runs each in turn, both strips streamed
+ * from their tiles 0.62-0.63, the first staged and both lines of a row
+ * together 0.71-0.72. */
 #ifndef LT_TRANSPOSE_AVX512_LAGGED_H
 #define LT_TRANSPOSE_AVX512_LAGGED_H
 
@@ -33,7 +33,7 @@ enum { LAG_COLS = 32 };
  * tiles, every destination row on a line. Leading dimensions in
  * elements. */
 static inline bool lagged_fits(const char *dst, int64_t dst_ld, int64_t rows, int64_t cols) {
-  return rows == 32 && cols > 0 && cols % 16 == 0 && (uintptr_t)dst % 64 == 0 && dst_ld * 4 % 64 == 0;
+  return rows == LT__LAGGED_ROWS && cols > 0 && cols % 16 == 0 && (uintptr_t)dst % 64 == 0 && dst_ld * 4 % 64 == 0;
 }
 
 /* The first strip's tiles over w columns from src into stage, a tile's
