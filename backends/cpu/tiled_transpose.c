@@ -377,9 +377,9 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
   lt__tile_job j = {a, batch_large ? lt__transpose_best_streamed(es) : lt__transpose_best(es), batch_large,
                     a->shape[a->ndim - 1], side_by_side(a, (int64_t)es, batch_large), NULL};
   if (batch_large) j.band = banded_rows(a, (int64_t)es);
-  lt__transpose_fn lagged = lt__transpose_lagged_kernel(es);
-  bool lags = batch_large && lagged && lt__lagged_band(a, (int64_t)es, outer, j.band);
-  if (lags) j.fn = lagged, j.band = LT__LAGGED_ROWS;
+  lt__transpose_fn lagged =
+      batch_large && lt__lagged_band(a, (int64_t)es, outer, j.band) ? lt__transpose_lagged_kernel(es) : NULL;
+  if (lagged) j.fn = lagged, j.band = LT__LAGGED_ROWS;
   if (j.side > 1) j.side_fn = lt__transpose_side_kernel(es);
   /* Threads take whole outer indices where there are a few per thread:
    * split by columns, two threads would each read every source line of
@@ -389,7 +389,7 @@ bool lt__tiled_transpose(const lt__copy_args *a, int64_t numel, int64_t bytes) {
    * row (and, cached, where each thread then writes enough of every
    * destination row: splits_rows), and its columns otherwise. */
   int threads = lt_get_num_threads();
-  if (lags && outer == 1)
+  if (lagged && outer == 1)
     lt__parallel_for((a->shape[a->ndim - 1] + j.band - 1) / j.band, bytes, transpose_bands, &j);
   else if (outer >= OUTER_PER_THREAD * threads)
     lt__parallel_for(outer, bytes, transpose_outer, &j);
