@@ -198,9 +198,9 @@ static inline emit_mode emit_mode_of(const lt__tile_out *o) {
   if (!o->stream) return EMIT_PLAIN;
   if (!o->stage) return EMIT_STREAM;
 #ifdef LT__SPLICE_MIN_UNIT
-  if (o->unit >= LT__SPLICE_MIN_UNIT) return o->first || o->last ? EMIT_SPLICED : EMIT_SPLICED_INNER;
+  if (o->unit >= LT__SPLICE_MIN_UNIT) return o->place == LT__RUN_END ? EMIT_SPLICED : EMIT_SPLICED_INNER;
 #endif
-  return o->first || o->second || o->last ? EMIT_STAGED : EMIT_STAGED_INNER;
+  return o->place != LT__RUN_INNER ? EMIT_STAGED : EMIT_STAGED_INNER;
 }
 
 /* The flags of tile s of the segs tiles of a call, as if called alone. */
@@ -209,6 +209,7 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
   t.first = o->first && s == 0;
   t.second = s == 0 ? o->second : s == 1 && o->first;
   t.last = o->last && s == segs - 1;
+  t.place = lt__run_place_of(t.first, t.second, t.last);
   return t;
 }
 
