@@ -36,8 +36,9 @@ typedef struct lt__tile_out {
  * after the caller stored it; the compiler read the three bools there
  * with one 4-byte load, which no single one of their byte stores can
  * forward, so the load waited until those stores left the store buffer,
- * behind every streaming store before them (a profile put a quarter of
- * the tile's samples on it where every row was spliced). Xeon (AVX-512
+ * behind every streaming store before them (a profile of rows on lines
+ * sent down the spliced path by a temporary switch put a quarter of the
+ * tile's samples there). Xeon (AVX-512
  * with AMX), bench_access --sizes 512 --only "(0,3,1,2)" (F32 rows off
  * lines, spliced), same-run ratio to memcpy, three runs of each build
  * in turn, the bools -> the byte: 0.72-0.73 -> 0.74; the 2-D transpose
