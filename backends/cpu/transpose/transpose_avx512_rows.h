@@ -51,7 +51,6 @@ static inline __attribute__((always_inline)) void rows_walk_seamed(char *dst, in
   int unit = rows_at % 4 == 0 ? 4 : rows_at % 2 == 0 ? 2 : 1;
   for (int64_t c = 0; c < ncols; c += t)
     for (int64_t r = 0; r < nrows; r += t) {
-      bool first = r == 0, second = r == t, last = r + t == nrows;
       lt__tile_out out = {.dst = dst + c * dld + r * es,
                           .dld = dld,
                           .stream = true,
@@ -59,10 +58,7 @@ static inline __attribute__((always_inline)) void rows_walk_seamed(char *dst, in
                           .ends = seams + c * 128,
                           .unit = unit,
                           .segs = 1,
-                          .first = first,
-                          .second = second,
-                          .last = last,
-                          .place = lt__run_place_of(first, second, last)};
+                          .run = lt__run_flags(r == 0, r == t, r + t == nrows)};
       tile(&out, (tile_src){.rows = rows + r, .off = c * es});
     }
 }

@@ -79,17 +79,18 @@ static inline __attribute__((always_inline)) void stage_step(char *seg, char *st
 static inline __attribute__((always_inline)) void stage_row(const lt__tile_out *o, char *seg, char *stage,
                                                             char *ends, const vec *v) {
   size_t mis = (uintptr_t)seg % 64;
-  if (o->first && o->last) {
+  bool first = o->run & LT__RUN_FIRST, last = o->run & LT__RUN_LAST;
+  if (first && last) {
     store_row(seg, v);
     return;
   }
-  if (o->first) {
+  if (first) {
     end_bytes(ends, false, seg, v, 0, 64 - mis);
     store_row(stage + 64, v);
     return;
   }
-  stage_step(seg, stage, v, mis, !o->second);
-  if (o->last) {
+  stage_step(seg, stage, v, mis, !(o->run & LT__RUN_SECOND));
+  if (last) {
     vec line[ROW_VECS];
     load_row(line, stage + 64 - mis);
     stream_row(seg - mis, line);
@@ -130,14 +131,15 @@ static inline __attribute__((always_inline)) void splice_row(const lt__tile_out 
                                                              char *ends, const vec *v, const vec *prev, bool keep) {
   _Static_assert(ROW_VECS == 1, "a spliced row is one vector");
   size_t mis = (uintptr_t)seg % 64;
-  if (o->first && o->last) {
+  bool first = o->run & LT__RUN_FIRST, last = o->run & LT__RUN_LAST;
+  if (first && last) {
     store_row(seg, v);
     return;
   }
-  if (o->first) end_bytes(ends, false, seg, v, 0, 64 - mis);
+  if (first) end_bytes(ends, false, seg, v, 0, 64 - mis);
   else if (mis == 0) stream_vec(seg, v[0]);
   else stream_vec(seg - mis, lt__splice(prev ? *prev : *(const vec *)stage, v[0], mis, o->unit));
-  if (o->last) end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
+  if (last) end_bytes(ends, true, seg + 64 - mis, v, 64 - mis, mis);
   else if (keep && mis != 0) store_vec(stage, v[0]);
 }
 
@@ -198,18 +200,18 @@ static inline emit_mode emit_mode_of(const lt__tile_out *o) {
   if (!o->stream) return EMIT_PLAIN;
   if (!o->stage) return EMIT_STREAM;
 #ifdef LT__SPLICE_MIN_UNIT
-  if (o->unit >= LT__SPLICE_MIN_UNIT) return o->place == LT__RUN_END ? EMIT_SPLICED : EMIT_SPLICED_INNER;
+  bool end = o->run & (LT__RUN_FIRST | LT__RUN_LAST);
+  if (o->unit >= LT__SPLICE_MIN_UNIT) return end ? EMIT_SPLICED : EMIT_SPLICED_INNER;
 #endif
-  return o->place != LT__RUN_INNER ? EMIT_STAGED : EMIT_STAGED_INNER;
+  return o->run ? EMIT_STAGED : EMIT_STAGED_INNER;
 }
 
 /* The flags of tile s of the segs tiles of a call, as if called alone. */
 static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
   lt__tile_out t = *o;
-  t.first = o->first && s == 0;
-  t.second = s == 0 ? o->second : s == 1 && o->first;
-  t.last = o->last && s == segs - 1;
-  t.place = lt__run_place_of(t.first, t.second, t.last);
+  bool first = o->run & LT__RUN_FIRST;
+  t.run = lt__run_flags(first && s == 0, s == 0 ? (o->run & LT__RUN_SECOND) != 0 : s == 1 && first,
+                        (o->run & LT__RUN_LAST) && s == segs - 1);
   return t;
 }
 

@@ -27,26 +27,25 @@ typedef struct lt__tile_out {
   char *ends;               /* NULL, or 128 bytes per tile row: its first segment, then its last (see lt__flush_ends) */
   int unit;                 /* 4, 2 or 1: the largest of these dividing every row's address */
   int segs;                 /* tiles along the rows in this call: 1, or 2 (see lt__tiling) */
-  bool first, second, last; /* the (first) tile's index along the rows: 0, 1, last */
-  uint8_t place;            /* the same as an lt__run_place (lt__run_place_of), for emit_mode_of */
+  uint8_t run;              /* LT__RUN_* flags: the (first) tile's index along the rows is 0, 1, the last */
 } lt__tile_out;
 
-/* The flags as emit_mode_of needs them, in one byte. A tile called
- * through a pointer reads its lt__tile_out from the caller's stack just
- * after the caller stored it; the compiler read the three bools there
- * with one 4-byte load, which no single one of their byte stores can
- * forward, so the load waited until those stores left the store buffer,
- * behind every streaming store before them (a profile of rows on lines
+/* The flags of run, in one byte. A tile called through a pointer reads
+ * its lt__tile_out from the caller's stack just after the caller stored
+ * it; kept as three bools, the compiler read them with one 4-byte load,
+ * which no single one of their byte stores can forward, so the load
+ * waited until those stores left the store buffer, behind every
+ * streaming store before them (a profile of rows on lines
  * sent down the spliced path by a temporary switch put a quarter of the
  * tile's samples there). Xeon (AVX-512 with AMX), bench_access --sizes
  * 512 --only "(0,3,1,2)" (F32 rows off lines, spliced), same-run ratio
  * to memcpy, three runs of each build in turn, the bools -> the byte:
  * 0.72-0.73 -> 0.74; the 2-D transpose (11585^2) level (0.74-0.79
  * against 0.76-0.78), bf16 both level. */
-typedef enum lt__run_place { LT__RUN_INNER, LT__RUN_SECOND, LT__RUN_END } lt__run_place;
+enum { LT__RUN_FIRST = 1, LT__RUN_SECOND = 2, LT__RUN_LAST = 4 };
 
-static inline uint8_t lt__run_place_of(bool first, bool second, bool last) {
-  return (uint8_t)(first || last ? LT__RUN_END : second ? LT__RUN_SECOND : LT__RUN_INNER);
+static inline uint8_t lt__run_flags(bool first, bool second, bool last) {
+  return (uint8_t)((first ? LT__RUN_FIRST : 0) | (second ? LT__RUN_SECOND : 0) | (last ? LT__RUN_LAST : 0));
 }
 
 /* Transposes out->segs full tiles along the source rows (a tile per line
@@ -180,7 +179,6 @@ static inline int64_t lt__align_skip(const char *ptr, int64_t ld_bytes, int64_t 
 static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *g, int64_t r, int64_t c,
                                                               lt__tile_fn tile, bool stream, char *stage, char *ends,
                                                               int segs) {
-  bool first = r == g->r0, second = r == g->r0 + g->t, last = r + segs * g->t == g->r0 + g->nrows;
   lt__tile_out out = {.dst = g->dst + c * g->dld + r * g->es,
                       .dld = g->dld,
                       .stream = stream,
@@ -188,10 +186,7 @@ static inline __attribute__((always_inline)) void lt__tile_at(const lt__tiling *
                       .ends = ends,
                       .unit = g->unit,
                       .segs = segs,
-                      .first = first,
-                      .second = second,
-                      .last = last,
-                      .place = lt__run_place_of(first, second, last)};
+                      .run = lt__run_flags(r == g->r0, r == g->r0 + g->t, r + segs * g->t == g->r0 + g->nrows)};
   tile(&out, g->src + r * g->sld + c * g->es, g->sld);
 }
 
