@@ -35,11 +35,11 @@ typedef struct lt__tile_out {
  * it; kept as three bools, the compiler read them with one 4-byte load,
  * which no single one of their byte stores can forward, so the load
  * waited until those stores left the store buffer, behind every
- * streaming store before them (a profile of rows on lines
- * sent down the spliced path by a temporary switch put a quarter of the
- * tile's samples there). Xeon (AVX-512 with AMX), bench_access --sizes
- * 512 --only "(0,3,1,2)" (F32 rows off lines, spliced), same-run ratio
- * to memcpy, three runs of each build in turn, the bools -> the byte:
+ * streaming store before them (a profile of rows on lines sent down the
+ * spliced path by a temporary switch put a quarter of the tile's
+ * samples there). Xeon (AVX-512 with AMX), bench_access --sizes 512
+ * --only "(0,3,1,2)" (F32 rows off lines, spliced), same-run ratio to
+ * memcpy, three runs of each build in turn, the bools -> the byte:
  * 0.72-0.73 -> 0.74; the 2-D transpose (11585^2) level (0.74-0.79
  * against 0.76-0.78), bf16 both level. */
 enum { LT__RUN_FIRST = 1, LT__RUN_SECOND = 2, LT__RUN_LAST = 4 };
