@@ -13,6 +13,11 @@
  * -mavx512vl -mavx512dq; 8-byte partial tiles go to the scalar kernel. */
 #include <immintrin.h>
 
+/* This path splices rows off lines in registers (lt__splice, below)
+ * where every row's address is a multiple of 2; defined before the
+ * walks' headers, which give a spliced row less stage (lt__stage_pitch). */
+#define LT__SPLICE_MIN_UNIT 2
+
 #include "stream.h"
 #include "transpose_tile_pairs.h"
 #include "transpose_tiled.h"
@@ -60,7 +65,6 @@ static inline vec unpack_hi(vec a, vec b, size_t w) {
  * the last mis bytes of the segment before it, prev, then cur's first
  * 64 - mis. mis is a multiple of unit (2 or 4): one two-source
  * permutation of words or halves. */
-#define LT__SPLICE_MIN_UNIT 2
 static inline vec lt__splice(vec prev, vec cur, size_t mis, int unit) {
   if (unit >= 4) {
     __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),

@@ -46,7 +46,7 @@ static inline __attribute__((always_inline)) void rows_walk_seamed(char *dst, in
                                                                    void (*tile)(const lt__tile_out *, tile_src),
                                                                    char *seams) {
   const int64_t t = 64 / es, dld = dst_ld * es;
-  _Alignas(64) char stage[64 * 128]; /* 128 bytes for each of a tile's destination rows */
+  _Alignas(64) char stage[64 * 128]; /* up to 128 bytes for each of a tile's rows (lt__stage_pitch) */
   uintptr_t rows_at = (uintptr_t)dst | (uintptr_t)dld;
   int unit = rows_at % 4 == 0 ? 4 : rows_at % 2 == 0 ? 2 : 1;
   for (int64_t c = 0; c < ncols; c += t)

@@ -10,6 +10,10 @@
 
 #include "transpose_tiled.h"
 
+#if defined(LT__SPLICE_MIN_UNIT) && !defined(LT__STAGE_PITCH_SPLICES)
+#error "a path that splices defines LT__SPLICE_MIN_UNIT before it includes transpose_tiling.h"
+#endif
+
 /* Fully unrolls the loop it precedes (constant trip counts of at most 16),
  * so that arrays of vectors live in registers. Each compiler has its own
  * spelling; clang 14 takes GCC's as a mere hint and leaves loops rolled. */
@@ -220,12 +224,12 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
                                                            const vec *v, emit_mode mode, int segs) {
   if (mode == EMIT_STAGED_INNER) {
-    stage_inner(seg, o->stage + row * 128, v, segs);
+    stage_inner(seg, o->stage + row * lt__stage_pitch(o->unit), v, segs);
     return;
   }
 #ifdef LT__SPLICE_MIN_UNIT
   if (mode == EMIT_SPLICED_INNER) {
-    splice_inner(seg, o->stage + row * 128, v, segs, o->unit);
+    splice_inner(seg, o->stage + row * lt__stage_pitch(o->unit), v, segs, o->unit);
     return;
   }
 #endif
@@ -237,7 +241,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
     switch (mode) {
     case EMIT_PLAIN: store_row(at, part); break;
     case EMIT_STREAM: stream_row(at, part); break;
-    case EMIT_STAGED: stage_row(&one, at, o->stage + row * 128, ends, part); break;
+    case EMIT_STAGED: stage_row(&one, at, o->stage + row * lt__stage_pitch(o->unit), ends, part); break;
     case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
       /* A call's later segments splice onto the one before in its
@@ -245,7 +249,8 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
        * waited for the streaming stores ahead of it to leave (F32 at 512
        * MiB, pairs into rows 201 apart, same-run ratio to memcpy:
        * 0.56-0.57 -> 0.74-0.77). */
-      splice_row(&one, at, o->stage + row * 128, ends, part, s > 0 ? part - 1 : NULL, s == segs - 1);
+      splice_row(&one, at, o->stage + row * lt__stage_pitch(o->unit), ends, part, s > 0 ? part - 1 : NULL,
+                 s == segs - 1);
 #endif
       break;
     case EMIT_STAGED_INNER:

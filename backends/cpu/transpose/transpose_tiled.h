@@ -26,7 +26,8 @@
 
 /* Streaming covers the destination in panels of this many rows: long
  * source runs for the prefetcher (8 KiB of 4-byte elements), few enough
- * destination pages for the TLB, and at most 256 KiB of stage. */
+ * destination pages for the TLB, and at most 256 KiB of stage (128 KiB
+ * for spliced rows). */
 #define LT__PANEL_ROWS 2048
 
 /* A streamed tile then asks for the source of the tile this far ahead
@@ -205,13 +206,14 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
   bool aligned = g->dld % 64 == 0 && (uintptr_t)(g->dst + g->r0 * g->es) % 64 == 0;
   *merged = !g->seams && g->packed && g->nrows > g->t; /* else a row of one tile, which writes it whole */
   int64_t panel = lt__min64(LT__PANEL_ROWS, g->ncols);
-  /* the stage, then the ends and the tails, 128, 128 and under 64 bytes a
-   * row (and 64 more, which lt__flush_ends's copies of a tail may read) */
-  size_t stage_bytes = aligned ? 0 : (size_t)panel * (*merged ? 320 : 128) + 64;
+  /* the stage, then the ends and the tails, pitch, 128 and under 64 bytes
+   * a row (and 64 more, which lt__flush_ends's copies of a tail may read) */
+  const int64_t pitch = lt__stage_pitch(g->unit);
+  size_t stage_bytes = aligned ? 0 : (size_t)(panel * (pitch + (*merged ? 192 : 0)) + 64);
   _Alignas(64) char local[LT__LOCAL_STAGE_BYTES];
   bool heap = !aligned && stage_bytes > sizeof local;
   char *stage = aligned ? NULL : heap ? lt__alloc(stage_bytes, 64) : local;
-  char *ends = *merged && stage ? stage + panel * 128 : NULL;
+  char *ends = *merged && stage ? stage + panel * pitch : NULL;
   if (!aligned && !stage) return *merged = false;
   int64_t strip = g->max_segs * g->t > LT__STRIP_ROWS ? g->max_segs * g->t : LT__STRIP_ROWS;
   int64_t r_end = g->r0 + g->nrows, c_end = g->c0 + g->ncols;
@@ -226,7 +228,7 @@ static inline __attribute__((always_inline)) bool lt__tiles_streamed(const lt__t
       for (int64_t c = cb; c < cb + width; c += g->t) {
         for (int64_t r = rs, segs; r < end; r += segs * g->t) {
           segs = r + g->max_segs * g->t <= end ? g->max_segs : 1;
-          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * 128 : NULL,
+          lt__tile_at(g, r, c, tile, true, stage ? stage + (c - cb) * pitch : NULL,
                       row_ends ? row_ends + (c - cb) * 128 : NULL, (int)segs);
           lt__tile_read_ahead(g, r, c, cb, width, strip, (int)segs, ahead, ask_at);
         }

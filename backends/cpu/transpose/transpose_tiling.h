@@ -15,10 +15,10 @@
 /* Where a tile's output goes: row i of the tile is the 64 bytes at
  * dst + i * dld (leading dimension in bytes). stream asks for streaming
  * stores, which need whole aligned lines; when the rows are not all
- * line-aligned, stage holds 128 bytes (64-byte aligned) per tile row that
- * carry each row's last segments from one tile to the next along it
- * (two, or one where the path splices lines in registers), and the flags
- * place this tile in the rows' run of tiles. */
+ * line-aligned, stage holds lt__stage_pitch(unit) bytes (64-byte
+ * aligned) per tile row that carry each row's last segments from one
+ * tile to the next along it, and the flags place this tile in the rows'
+ * run of tiles. */
 typedef struct lt__tile_out {
   char *dst;
   int64_t dld;
@@ -46,6 +46,27 @@ enum { LT__RUN_FIRST = 1, LT__RUN_SECOND = 2, LT__RUN_LAST = 4 };
 
 static inline uint8_t lt__run_flags(bool first, bool second, bool last) {
   return (uint8_t)((first ? LT__RUN_FIRST : 0) | (second ? LT__RUN_SECOND : 0) | (last ? LT__RUN_LAST : 0));
+}
+
+/* Bytes of stage per destination row: two segments where the path
+ * stages a row off a line (stage_row), one where it splices the row's
+ * lines in registers (splice_row; a path that does defines
+ * LT__SPLICE_MIN_UNIT before it includes this header). Spliced rows
+ * took 128 bytes as well, the second 64 unused, and a walk's stage then
+ * spread its lines over twice the memory and half of the caches' sets:
+ * on a Xeon (AVX-512 with AMX), lt_copy of the 2-D transpose of F32
+ * 11585^2 (a stage of 2048 rows), a switch flipped sample by sample in
+ * one process, speed ratio 128 -> 64 bytes a row: 1.015-1.023; 5793^2
+ * 1.009-1.015. */
+#ifdef LT__SPLICE_MIN_UNIT
+#define LT__STAGE_PITCH_SPLICES 1
+#endif
+static inline int64_t lt__stage_pitch(int unit) {
+#ifdef LT__SPLICE_MIN_UNIT
+  if (unit >= LT__SPLICE_MIN_UNIT) return 64;
+#endif
+  (void)unit;
+  return 128;
 }
 
 /* Transposes out->segs full tiles along the source rows (a tile per line
