@@ -398,14 +398,16 @@ END_TEST
 
 /* Packed destination rows off a line, past the cached limit: the lines
  * between one row's full tiles and the next row's go out after each
- * panel of LT__PANEL_ROWS destination rows, with the row's tail (the
- * source's last rows, short of a tile) gathered into them. Three panels,
- * the last partial; tails of none to a tile less one; destinations off
- * their elements' alignment (staged rather than spliced lines). */
+ * panel of destination rows, with the row's tail (the source's last
+ * rows, short of a tile) gathered into them. Several panels (five of
+ * LT__PANEL_ROWS, the last narrower, or on Intel cores two or three of
+ * up to LT__PANEL_ROWS_INTEL); tails of none to a tile less one;
+ * destinations off their elements' alignment (staged rather than
+ * spliced lines). */
 START_TEST(packed_destinations_over_several_panels_match_the_naive_loop) {
   kernel_under_test k = kernel_of(_i), streamed = streamed_kernel_of(_i);
   if (!k.fn) return;
-  int64_t line = 64 / (int64_t)k.es, cols = 2 * LT__PANEL_ROWS + 37, full_cols = cols / line * line;
+  int64_t line = 64 / (int64_t)k.es, cols = 2 * LT__PANEL_ROWS_INTEL + 37, full_cols = cols / line * line;
   int64_t full_rows = (LT__CACHED_MAX_BYTES / (full_cols * (int64_t)k.es) / line + 3) * line;
   const int64_t tails[] = {0, 1, line / 2 + 1, line - 1};
   const size_t offsets[][2] = {{0, 0}, {3 * k.es, k.es}, {0, 64 - k.es}, {k.es, 1}};
