@@ -30,7 +30,7 @@ static inline bool lt__outgrows_cache(int ndim, const int64_t *shape, const int6
  * of dst on (plain stores before it and after the last whole line); the
  * caller fences with lt__stream_fence before anyone else reads dst. */
 void lt__stream_copy(char *dst, const char *src, size_t n);
-/* lt__stream_copy of a long span in blocks of pages 4 KiB pages, two
+/* lt__stream_copy of a long span in blocks of pages 4 KiB pages, eight
  * lines of each page of the block in turn, so that the hardware
  * prefetcher follows pages streams at once (AVX-512; the rest, any CPU
  * without it, and pages 0 as lt__stream_copy). */
