@@ -19,7 +19,7 @@
  * The vector kernels write outputs of more than 1 MiB (in one call) with
  * streaming stores, which leave dst out of cache and are fenced before
  * return (the streamed kernels below leave the fence to their caller).
- * That takes a buffer of up to 1.25 MiB from the library's allocator
+ * That takes a buffer of up to 1.3 MiB from the library's allocator
  * (lt__alloc): the AVX2 path's panels, or the stage where dst's rows are
  * not 64-byte aligned (with the ends of packed rows, lt__flush_ends; a
  * stage of up to 24 KiB goes on the stack).

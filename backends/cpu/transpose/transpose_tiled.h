@@ -30,21 +30,23 @@
  * for spliced rows). */
 #define LT__PANEL_ROWS 2048
 
-/* Intel cores take panels of up to this many rows, all of one width
- * (the tiles split evenly between them), but for destination rows on
- * pages. Xeon (AVX-512 with AMX), lt_copy of the transpose of a source
- * of the shape given, a switch flipped sample by sample in one process,
- * speed ratio, panels of 2048 -> up to 4096 of one width: F32 11585^2
- * (512 MiB) 1.075, 11600 x 11570 1.063, 20000 x 6710 1.077, 44739 x
- * 3000 1.121, 5793^2 1.025, 5800 x 5786 1.011, 4095 x 4097 1.016-1.022,
+/* Intel cores take panels of up to this many rows (a stage of up to 512
+ * KiB, 256 KiB for spliced rows), all of one width (the tiles split
+ * evenly between them), except where the destination rows lie on pages.
+ * Xeon (AVX-512 with AMX), lt_copy of the transpose of a source of the
+ * shape given, a switch flipped sample by sample in one process, speed
+ * ratio, panels of 2048 -> up to 4096 of one width: F32 11585^2 (512
+ * MiB) 1.075, 11600 x 11570 1.063, 20000 x 6710 1.077, 44739 x 3000
+ * 1.121, 5793^2 1.025, 5800 x 5786 1.011, 4095 x 4097 1.016-1.022,
  * 3000^2 1.043-1.045, 11585^2 on two threads 1.039, 20000 x 6710 on two
  * 1.089; bf16 16383 x 16385 1.102, on two threads 1.099; u8 23170^2
  * 1.049, 8191 x 8193 1.082; (1,2,0) of F32 512^3 level (1.003). Rows on
  * pages lost (bf16 16384^2, rows 32 KiB apart: 0.818) or stayed level
- * (F32 8192 x 16384: 1.003). Panels of 4096 of unequal widths measured
- * less (F32 11585^2 1.011-1.049, 11600 x 11570 1.037-1.072, 5800 x 5786
- * 0.938-0.944), panels of 6144 or 8192 less again (11585^2 0.98 and 0.90
- * of 4096). Not measured on other cores, which keep LT__PANEL_ROWS. */
+ * (F32 8192 x 16384: 1.003). Panels of 4096, the last narrower,
+ * measured less (F32 11585^2 1.011-1.049, 11600 x 11570 1.037-1.072,
+ * 5800 x 5786 0.938-0.944), panels of 6144 or 8192 less again (11585^2
+ * 0.98 and 0.90 of 4096). Not measured on other cores, which keep
+ * LT__PANEL_ROWS. */
 #define LT__PANEL_ROWS_INTEL 4096
 
 static inline int64_t lt__panel_rows(const lt__tiling *g) {

@@ -57,7 +57,8 @@ static inline uint8_t lt__run_flags(bool first, bool second, bool last) {
  * on a Xeon (AVX-512 with AMX), lt_copy of the 2-D transpose of F32
  * 11585^2 (a stage of 2048 rows), a switch flipped sample by sample in
  * one process, speed ratio 128 -> 64 bytes a row: 1.015-1.023; 5793^2
- * 1.009-1.015. */
+ * 1.009-1.015; bf16 16383 x 16385 1.025-1.034; u8 23170^2 0.983-0.990,
+ * a loss left to keep one rule for every element size. */
 #ifdef LT__SPLICE_MIN_UNIT
 #define LT__STAGE_PITCH_SPLICES 1
 #endif
