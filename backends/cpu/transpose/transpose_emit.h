@@ -219,17 +219,20 @@ static inline lt__tile_out nth_tile(const lt__tile_out *o, int s, int segs) {
   return t;
 }
 
+/* Row number row's slot in the tile's stage (lt__tile_out). */
+static inline char *row_stage(const lt__tile_out *o, int64_t row) { return o->stage + row * lt__stage_pitch(o->unit); }
+
 /* Writes row number row of a call's segs tiles, v (ROW_VECS vectors per
  * tile), to its segs adjacent 64-byte segments from seg on. */
 static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o, char *seg, int64_t row,
                                                            const vec *v, emit_mode mode, int segs) {
   if (mode == EMIT_STAGED_INNER) {
-    stage_inner(seg, o->stage + row * lt__stage_pitch(o->unit), v, segs);
+    stage_inner(seg, row_stage(o, row), v, segs);
     return;
   }
 #ifdef LT__SPLICE_MIN_UNIT
   if (mode == EMIT_SPLICED_INNER) {
-    splice_inner(seg, o->stage + row * lt__stage_pitch(o->unit), v, segs, o->unit);
+    splice_inner(seg, row_stage(o, row), v, segs, o->unit);
     return;
   }
 #endif
@@ -241,7 +244,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
     switch (mode) {
     case EMIT_PLAIN: store_row(at, part); break;
     case EMIT_STREAM: stream_row(at, part); break;
-    case EMIT_STAGED: stage_row(&one, at, o->stage + row * lt__stage_pitch(o->unit), ends, part); break;
+    case EMIT_STAGED: stage_row(&one, at, row_stage(o, row), ends, part); break;
     case EMIT_SPLICED:
 #ifdef LT__SPLICE_MIN_UNIT
       /* A call's later segments splice onto the one before in its
@@ -249,8 +252,7 @@ static inline __attribute__((always_inline)) void emit_row(const lt__tile_out *o
        * waited for the streaming stores ahead of it to leave (F32 at 512
        * MiB, pairs into rows 201 apart, same-run ratio to memcpy:
        * 0.56-0.57 -> 0.74-0.77). */
-      splice_row(&one, at, o->stage + row * lt__stage_pitch(o->unit), ends, part, s > 0 ? part - 1 : NULL,
-                 s == segs - 1);
+      splice_row(&one, at, row_stage(o, row), ends, part, s > 0 ? part - 1 : NULL, s == segs - 1);
 #endif
       break;
     case EMIT_STAGED_INNER:
